@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -12,11 +13,20 @@ namespace qs {
 
 using Shape = std::vector<int64_t>;
 
-inline int64_t numElements(const Shape& s) {
+// The element count of a shape, or nullopt when a dimension is negative or the product of
+// the dimensions does not fit in int64_t. Shapes come from files and JSON cases, so the
+// product must never be formed unchecked ([2^32, 2^32, 2] overflows).
+inline std::optional<int64_t> checkedNumElements(const Shape& s) {
     int64_t n = 1;
-    for (int64_t d : s) n *= d;
+    for (int64_t d : s) {
+        if (d < 0 || __builtin_mul_overflow(n, d, &n)) return std::nullopt;
+    }
     return n;
 }
+
+// The element count, or -1 (which equals no buffer size) for a shape checkedNumElements
+// refuses, so "numElements(shape) != values.size()" rejects such shapes too.
+inline int64_t numElements(const Shape& s) { return checkedNumElements(s).value_or(-1); }
 
 // "[2,3,4]" — how TF prints a shape in its messages.
 std::string shapeString(const Shape& s);

@@ -100,6 +100,8 @@ Shape CaseReader::shape() const {
         if (d < 0) throw CaseFormatError{indexed("shape", i), "must not be negative"};
         s.push_back(d);
     }
+    if (!checkedNumElements(s))
+        throw CaseFormatError{"shape", "has more elements than fit in 64 bits"};
     return s;
 }
 
