@@ -38,10 +38,11 @@ qs::embedding::InitializerSpec initializerSpec(const EmbeddingInitializer& init)
 
 // The feature's lookup batch: its CSV file when set, else its generated spec over the
 // table's vocabulary (DataError with the spec's message otherwise). `override_ids_file`
-// / `override_spec` (the CLI's --ids / --generate-ids) win over the document.
+// (a file name as the system spells it, native_file.h) / `override_spec` (the CLI's --ids /
+// --generate-ids) win over the document.
 Result<qs::embedding::IdBatch> workbenchFeatureBatch(const EmbeddingDocument& doc, int feature,
                                                      int64_t vocabulary_size,
-                                                     const QString& override_ids_file = {},
+                                                     const std::string& override_ids_file = {},
                                                      const QString& override_spec = {});
 
 // The partition strategy the sharding view uses: the EmbeddingConfigSpec's
