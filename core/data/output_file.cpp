@@ -82,8 +82,13 @@ int replaceAtomically(const std::string& target, const struct stat* existing,
     const int fd = createTemporary(target, existing ? existing->st_mode & 07777 : 0666, tmp);
     if (fd < 0) return errno;
     int e = 0;
-    // The replacement keeps the permissions of the file it replaces, whatever the umask.
-    if (existing && ::fchmod(fd, existing->st_mode & 07777) != 0) e = errno;
+    if (existing) {
+        // The replacement keeps the owner where we may set it (root saving a user's file;
+        // otherwise it stays ours) and the permissions, whatever the umask.
+        const bool ownerKept = ::fchown(fd, existing->st_uid, existing->st_gid) == 0;
+        static_cast<void>(ownerKept);
+        if (::fchmod(fd, existing->st_mode & 07777) != 0) e = errno;
+    }
     if (e == 0) e = writeAll(fd, parts);
     // On a crash after the rename the name must not point at blocks never written.
     if (e == 0 && ::fsync(fd) != 0 && errno != EINVAL) e = errno;

@@ -189,8 +189,9 @@ private slots:
         QCOMPARE(fileType(null), mode_t(S_IFCHR));
         QCOMPARE(runCli({"export", "--case", case_, "--view", "histogram", "--pdf", null}).exitCode, 0);
         QCOMPARE(fileType(null), mode_t(S_IFCHR));
-        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
-                 QStringList{QStringLiteral("null")});
+        if (null.startsWith(dir.path()))  // no temporary left beside our own node
+            QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
+                     QStringList{QStringLiteral("null")});
     }
 
     // --report /dev/stdout writes to the standard output the CLI was given (a pipe here).

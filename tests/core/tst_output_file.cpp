@@ -62,6 +62,14 @@ private slots:
         QCOMPARE(contents(p), QByteArray("second"));
         QCOMPARE(lmode(p) & 07777, mode_t(0640));
         QCOMPARE(files(dir), QStringList{QStringLiteral("out.txt")});
+        if (::geteuid() == 0) {  // root saving a user's file leaves it the user's
+            QCOMPARE(::chown(p.c_str(), 4321, 4321), 0);
+            QVERIFY(writeOutputFile(p, "third").ok());
+            struct stat st{};
+            QCOMPARE(::stat(p.c_str(), &st), 0);
+            QCOMPARE(st.st_uid, uid_t(4321));
+            QCOMPARE(st.st_gid, gid_t(4321));
+        }
     }
 
     void failedWriteKeepsPreviousFile() {
