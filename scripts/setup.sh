@@ -5,6 +5,7 @@
 #   bash scripts/setup.sh          install what is missing + build
 #   bash scripts/setup.sh run      ... then start build/app/gui/quantscope (extra args passed on)
 #   bash scripts/setup.sh test     ... then run every test (ctest); exits with ctest's status
+#   bash scripts/setup.sh fuzz-packages   only install clang and libFuzzer (scripts/fuzz.sh)
 #
 # Safe to run again: installed packages are skipped and the build is incremental.
 set -euo pipefail
@@ -14,24 +15,27 @@ BUILD_DIR="$REPO_ROOT/build"
 APP="$BUILD_DIR/app/gui/quantscope"
 PACKAGES=(cmake g++ ninja-build qt6-base-dev qt6-svg-dev libqcustomplot-dev libeigen3-dev
           xvfb xauth fonts-dejavu-core)
+# For scripts/fuzz.sh only: the libFuzzer targets are built with clang.
+FUZZ_PACKAGES=(clang libfuzzer-14-dev libclang-rt-14-dev)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 die() { printf 'setup.sh: error: %s\n' "$*" >&2; exit 1; }
 
 usage() {
-    sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
+# install_missing_packages PACKAGE...
 install_missing_packages() {
     command -v dpkg-query >/dev/null || die "dpkg-query not found: this script expects Debian 12 (or a derivative)."
     local missing=() pkg
-    for pkg in "${PACKAGES[@]}"; do
+    for pkg in "$@"; do
         if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q '^install ok installed$'; then
             missing+=("$pkg")
         fi
     done
     if ((${#missing[@]} == 0)); then
-        say "All ${#PACKAGES[@]} required packages are installed."
+        say "All $# required packages are installed."
         return
     fi
 
@@ -61,12 +65,13 @@ main() {
     local command="${1:-build}"
     case "$command" in
         build | run | test) ;;
+        fuzz-packages) install_missing_packages "${FUZZ_PACKAGES[@]}"; exit 0 ;;
         -h | --help | help) usage; exit 0 ;;
         *) usage >&2; die "unknown command '$command' (expected run or test)" ;;
     esac
     if (($# > 0)); then shift; fi
 
-    install_missing_packages
+    install_missing_packages "${PACKAGES[@]}"
     configure_and_build
 
     case "$command" in

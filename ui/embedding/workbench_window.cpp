@@ -428,8 +428,8 @@ void WorkbenchWindow::requestAnalyses() {
     featureSource_ = f.ids_file.isEmpty() ? f.ids : QFileInfo(f.ids_file).fileName();
     showFeatureResults_ = true;
     // The batch is generated (or its CSV read) on the worker, with the document as it is now.
-    IdBatchMaker makeBatch = [doc, feature = feature_, vocabulary = inputs_->vocabulary_size] {
-        return workbenchFeatureBatch(doc, feature, vocabulary);
+    IdBatchMaker makeBatch = [doc, feature = feature_, vocabulary = inputs_->vocabulary_size, dim = inputs_->dim] {
+        return workbenchFeatureBatch(doc, feature, vocabulary, dim);
     };
     service_->analyzeFeature(table_, std::move(makeBatch), inputs_->combiner, inputs_->quantization,
                              std::max(1, doc.num_hosts), workbenchStrategy(doc));
