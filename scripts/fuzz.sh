@@ -4,7 +4,8 @@
 #
 #   bash scripts/fuzz.sh                  every target, 300 s each
 #   bash scripts/fuzz.sh TARGET [SECONDS] one target (npy, csv, vec, id_csv, generator_spec,
-#                                         op_case, session, lesson, workbench_config)
+#                                         op_case, session, lesson, workbench_config,
+#                                         py_literal)
 #   bash scripts/fuzz.sh all SECONDS      every target, SECONDS each
 #   bash scripts/fuzz.sh list             the targets
 #
@@ -19,7 +20,7 @@ set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="$REPO_ROOT/build-fuzz"
 FINDINGS_DIR="$REPO_ROOT/fuzz-findings"
-TARGETS=(npy csv vec id_csv generator_spec op_case session lesson workbench_config)
+TARGETS=(npy csv vec id_csv generator_spec op_case session lesson workbench_config py_literal)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 die() { printf 'fuzz.sh: error: %s\n' "$*" >&2; exit 2; }
@@ -76,7 +77,7 @@ run_target() {
 main() {
     local which="${1:-all}" seconds="${2:-300}"
     case "$which" in
-        -h | --help | help) sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help | help) sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
         list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
     esac
     [[ "$seconds" =~ ^[0-9]+$ ]] || die "SECONDS must be a whole number, got '$seconds'"

@@ -42,8 +42,20 @@ private:
 
 // A finding of a property check (not a crash): print what broke and abort, so libFuzzer
 // and the corpus replay both stop at the input that shows it.
+// Control bytes are printed as \xNN so the message survives NULs in the input.
 [[noreturn]] inline void propertyFailed(const std::string& what) {
-    std::fprintf(stderr, "fuzz property violated: %s\n", what.c_str());
+    std::string shown;
+    for (const char c : what) {
+        const auto u = static_cast<unsigned char>(c);
+        if ((u < 0x20 && c != '\n') || u == 0x7f) {
+            char hex[5];
+            std::snprintf(hex, sizeof hex, "\\x%02x", u);
+            shown += hex;
+        } else {
+            shown += c;
+        }
+    }
+    std::fprintf(stderr, "fuzz property violated: %s\n", shown.c_str());
     std::abort();
 }
 
