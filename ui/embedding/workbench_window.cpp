@@ -488,13 +488,19 @@ void WorkbenchWindow::exportStorage(const QString& codesPath) {
         watcher->deleteLater();
     });
     watcher->setFuture(QtConcurrent::run([table, config, codesPath, params]() -> QString {
-        auto r = qs::embedding::exportStorageQuantization(*table, config, codesPath.toStdString(),
-                                                          params.toStdString(), qs::Exec::allCores());
-        if (!r) return QString::fromStdString(r.error().kind + ": " + r.error().message);
-        return QObject::tr("Exported %1 and %2: %3 % of the float32 bytes saved, reconstruction MSE %4")
-            .arg(QFileInfo(codesPath).fileName(), QFileInfo(params).fileName())
-            .arg(r->saved_fraction * 100, 0, 'f', 1)
-            .arg(r->reconstruction.mse, 0, 'g', 4);
+        // An exception left in the future would be rethrown by result() in the slot above,
+        // through the event loop: report it as the outcome instead.
+        try {
+            auto r = qs::embedding::exportStorageQuantization(*table, config, codesPath.toStdString(),
+                                                              params.toStdString(), qs::Exec::allCores());
+            if (!r) return QString::fromStdString(r.error().kind + ": " + r.error().message);
+            return QObject::tr("Exported %1 and %2: %3 % of the float32 bytes saved, reconstruction MSE %4")
+                .arg(QFileInfo(codesPath).fileName(), QFileInfo(params).fileName())
+                .arg(r->saved_fraction * 100, 0, 'f', 1)
+                .arg(r->reconstruction.mse, 0, 'g', 4);
+        } catch (const std::exception& e) {  // e.g. bad_alloc on a huge table
+            return QObject::tr("Export failed: %1").arg(QString::fromLocal8Bit(e.what()));
+        }
     }));
 }
 
