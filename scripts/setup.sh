@@ -5,33 +5,41 @@
 #   bash scripts/setup.sh          install what is missing + build
 #   bash scripts/setup.sh run      ... then start build/app/gui/quantscope (extra args passed on)
 #   bash scripts/setup.sh test     ... then run every test (ctest); exits with ctest's status
+#   bash scripts/setup.sh sanitize build with ASan + UBSan (QS_SANITIZE=ON) into build-sanitize/
+#                                  and run every test under them; any report fails the run
+#   bash scripts/setup.sh fuzz-packages   only install clang and libFuzzer (for scripts/fuzz.sh)
 #
+# Extra arguments of test and sanitize go to ctest (e.g. -R tst_ops).
 # Safe to run again: installed packages are skipped and the build is incremental.
 set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="$REPO_ROOT/build"
+SANITIZE_DIR="$REPO_ROOT/build-sanitize"
 APP="$BUILD_DIR/app/gui/quantscope"
 PACKAGES=(cmake g++ ninja-build qt6-base-dev qt6-svg-dev libqcustomplot-dev libeigen3-dev
           xvfb xauth fonts-dejavu-core)
+# For scripts/fuzz.sh only: the libFuzzer targets are built with clang.
+FUZZ_PACKAGES=(clang libfuzzer-14-dev libclang-rt-14-dev)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 die() { printf 'setup.sh: error: %s\n' "$*" >&2; exit 1; }
 
 usage() {
-    sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
+# install_missing_packages PACKAGE...
 install_missing_packages() {
     command -v dpkg-query >/dev/null || die "dpkg-query not found: this script expects Debian 12 (or a derivative)."
     local missing=() pkg
-    for pkg in "${PACKAGES[@]}"; do
+    for pkg in "$@"; do
         if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q '^install ok installed$'; then
             missing+=("$pkg")
         fi
     done
     if ((${#missing[@]} == 0)); then
-        say "All ${#PACKAGES[@]} required packages are installed."
+        say "All $# required packages are installed."
         return
     fi
 
@@ -46,28 +54,61 @@ install_missing_packages() {
         apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
 }
 
+# configure_and_build DIR BUILD_TYPE [cmake options...]
 configure_and_build() {
-    local cache="$BUILD_DIR/CMakeCache.txt"
+    local dir="$1" type="$2"
+    shift 2
+    local cache="$dir/CMakeCache.txt"
     if [[ -f "$cache" ]] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$cache"; then
-        die "$BUILD_DIR was configured with another generator; remove it (rm -rf build) and run again."
+        die "$dir was configured with another generator; remove it (rm -rf $dir) and run again."
     fi
-    say "Configuring (Ninja, Release) in build/"
-    cmake -S "$REPO_ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
+    say "Configuring (Ninja, $type${*:+, $*}) in ${dir#"$REPO_ROOT"/}/"
+    cmake -S "$REPO_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" "$@"
     say "Building"
-    cmake --build "$BUILD_DIR" --parallel "$(nproc)"
+    cmake --build "$dir" --parallel "$(nproc)"
+}
+
+# Every test under AddressSanitizer (with LeakSanitizer) and UndefinedBehaviorSanitizer. The
+# child processes the tests start (quantscope-cli) inherit the same options. Reports go to
+# files, one per process: a test that expects the CLI to fail would not notice a report in
+# the child's stderr, so any file there fails the run even when every test passed. Leak
+# suppressions (tests/sanitizer/lsan.supp) name third-party libraries only, never ours.
+run_sanitized_tests() {
+    local reports="$SANITIZE_DIR/sanitizer-reports"
+    rm -rf "$reports" && mkdir -p "$reports"
+    export ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:strict_string_checks=1:log_path=$reports/asan"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan"
+    export LSAN_OPTIONS="suppressions=$REPO_ROOT/tests/sanitizer/lsan.supp:print_suppressions=0"
+    say "Running the tests under ASan + UBSan (reports: ${reports#"$REPO_ROOT"/}/)"
+    local status=0
+    ctest --test-dir "$SANITIZE_DIR" --output-on-failure "$@" || status=$?
+    local files=("$reports"/*)
+    if [[ -e "${files[0]}" ]]; then
+        say "${#files[@]} sanitizer report(s):"
+        local f
+        for f in "${files[@]}"; do printf -- '--- %s\n' "${f#"$REPO_ROOT"/}"; cat "$f"; done
+        die "the sanitizers reported errors (above)"
+    fi
+    exit "$status"
 }
 
 main() {
     local command="${1:-build}"
     case "$command" in
-        build | run | test) ;;
+        build | run | test | sanitize) ;;
+        fuzz-packages) install_missing_packages "${FUZZ_PACKAGES[@]}"; exit 0 ;;
         -h | --help | help) usage; exit 0 ;;
-        *) usage >&2; die "unknown command '$command' (expected run or test)" ;;
+        *) usage >&2; die "unknown command '$command' (expected run, test or sanitize)" ;;
     esac
     if (($# > 0)); then shift; fi
 
-    install_missing_packages
-    configure_and_build
+    install_missing_packages "${PACKAGES[@]}"
+    if [[ "$command" == sanitize ]]; then
+        # RelWithDebInfo: optimised like Release, with line numbers in the reports.
+        configure_and_build "$SANITIZE_DIR" RelWithDebInfo -DQS_SANITIZE=ON
+        run_sanitized_tests "$@"
+    fi
+    configure_and_build "$BUILD_DIR" Release
 
     case "$command" in
         build)

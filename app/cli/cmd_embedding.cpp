@@ -224,7 +224,7 @@ int run(const std::vector<std::string>& argv) {
             JsonOut fj = JsonOut::Object{};
             fj.set("name", fname);
             fj.set("table", ui::tableDisplayName(*doc, t).toStdString());
-            auto batch = ui::workbenchFeatureBatch(*doc, f, in->vocabulary_size, idsFile, idsSpec);
+            auto batch = ui::workbenchFeatureBatch(*doc, f, in->vocabulary_size, in->dim, idsFile, idsSpec);
             if (!batch) return reportInputError(kCommand, fname + ": " + batch.error().message);
             auto fa = embedding::analyzeFeature(**table, *batch, in->combiner, in->quantization,
                                                 std::max(1, doc->num_hosts), ui::workbenchStrategy(*doc), exec);

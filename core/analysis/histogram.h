@@ -2,6 +2,7 @@
 // below lo (and -inf) count as underflow, values >= hi (and +inf) as overflow, NaN apart.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -19,6 +20,13 @@ struct Histogram {
     double binWidth() const { return (hi - lo) / bins(); }
     double edge(int i) const { return lo + i * binWidth(); }  // 0 <= i <= bins()
     double center(int i) const { return lo + (i + 0.5) * binWidth(); }
+    // The bin floor((x - lo) / binWidth()) for a point of the plot (a read-out), or -1 outside
+    // the bins. Compared before the conversion: a point far off the bins, after zooming out,
+    // would not fit an int.
+    int binAt(double x) const {
+        const double b = std::floor((x - lo) / binWidth());
+        return b >= 0 && b < bins() ? static_cast<int>(b) : -1;
+    }
     int64_t inRange() const;  // sum of counts
 };
 

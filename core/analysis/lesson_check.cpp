@@ -229,9 +229,13 @@ Result<LessonCheckResult> checkTieBias(const LessonCheck& c, const QuantSpec& sp
     auto q = SliceQuantizer::make(spec, spec.min_range, spec.max_range);
     if (!q) return q.error();
     const SliceQuant& info = q->info();
-    int64_t ties = static_cast<int64_t>(param(c, "ties", static_cast<double>(info.code_highest - info.zero_code)));
+    // In double: a lesson file's "ties" may be anything, and zero_code is INT64_MIN when the
+    // range is degenerate (quant_spec.cpp), so neither an int64 difference nor a cast is safe
+    // before the bounds check. [2, 1000002) is what truncates and evens into [2, 1000000].
+    const double wanted = param(c, "ties", static_cast<double>(info.code_highest) - static_cast<double>(info.zero_code));
+    if (!(wanted >= 2 && wanted < 1'000'002)) return checkError(c, "the range has fewer than two steps above zero");
+    int64_t ties = static_cast<int64_t>(wanted);
     ties -= ties % 2;  // an even count: half to even then splits them exactly in half
-    if (ties < 2 || ties > 1'000'000) return checkError(c, "the range has fewer than two steps above zero");
     std::vector<float> x(static_cast<size_t>(ties)), y(x.size());
     for (int64_t k = 0; k < ties; ++k)
         x[k] = static_cast<float>(info.zero_output + (static_cast<double>(k) + 0.5) * info.step);

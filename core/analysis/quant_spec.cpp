@@ -79,6 +79,15 @@ SliceLayout layoutOf(const QuantSpec& spec, const TensorRef<float>& input) {
     return SliceLayout::perTensor(input.size());
 }
 
+// A code (a float or double holding an integer) as int64_t, as x86's cvttsd2si converts it:
+// NaN and values outside int64_t give INT64_MIN. A degenerate range makes codes NaN (the TPU
+// formula's 0/0 when lower == upper): zero_code has shown, and exported, INT64_MIN for that,
+// so it still does, now without the undefined conversion.
+int64_t codeAsInt64(double code) {
+    if (!(code >= -0x1p63 && code < 0x1p63)) return std::numeric_limits<int64_t>::min();
+    return static_cast<int64_t>(code);
+}
+
 }  // namespace
 
 std::string_view quantOpName(QuantOp op) {
@@ -200,7 +209,7 @@ Result<SliceQuantizer> SliceQuantizer::make(const QuantSpec& spec_in, float min,
     if (const auto* v = std::get_if<Qdq>(&q.impl_)) info.step = v->params.inv;
     else if (const auto* k = std::get_if<tpu::SimQuantF32>(&q.impl_)) info.step = k->quantum;
     else info.step = hi.code != lo.code ? (hi.output - lo.output) / (hi.code - lo.code) : 0.0;
-    info.zero_code = static_cast<int64_t>(zero.code);
+    info.zero_code = codeAsInt64(zero.code);
     info.zero_output = static_cast<float>(zero.output);
     return q;
 }

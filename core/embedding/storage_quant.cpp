@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <new>
 #include <vector>
@@ -61,6 +62,17 @@ Result<StorageQuantization> describe(const tpu::RowMatrix& table, const tpu::Qua
     return s;
 }
 
+// A bucket index q in [0, float32(num_buckets - 1)] as a code. For 2^32 buckets the last
+// index, 2^32 - 1, has no float32: it rounds up to 2^32, one past uint32_t, whose conversion
+// is undefined (x86 gave 0, the first bucket, so `upper` read back as `lower`). That value
+// stands for the last bucket, which float32(code) maps back to the same 2^32. Every other q
+// converts as before.
+template <typename Code>
+Code bucketCode(float q) {
+    constexpr Code kLast = std::numeric_limits<Code>::max();
+    return q >= static_cast<float>(kLast) ? kLast : static_cast<Code>(q);
+}
+
 // Codes and the reconstruction error. The code is the simulated formula's bucket index;
 // reconstructing float32(code) * quantum + lower then repeats the formula's last two float
 // ops, so it equals simulateQuantizationF32(x) bit for bit. A NaN element has no bucket: its
@@ -82,7 +94,7 @@ Status quantize(const tpu::RowMatrix& table, const tpu::SimQuantF32& k, int64_t 
             for (int64_t i = b + lo; i < b + hi; ++i) {
                 float q = tpu::simulatedBucketF32(x[i], k);
                 q = std::isnan(q) || q < 0.0f ? 0.0f : std::min(q, top);
-                const auto code = static_cast<Code>(q);
+                const Code code = bucketCode<Code>(q);
                 if (c) c[i] = code;
                 y[i] = std::isnan(x[i]) ? x[i] : static_cast<float>(code) * k.quantum + k.lower;
             }
@@ -123,7 +135,7 @@ Result<analysis::ErrorStats> quantizeAndMeasure(const tpu::RowMatrix& table, con
             for (int64_t i = b + lo; i < b + hi; ++i) {
                 float q = tpu::simulatedBucketF32(x[i], k);
                 q = std::isnan(q) || q < 0.0f ? 0.0f : std::min(q, top);
-                const auto code = static_cast<Code>(q);
+                const Code code = bucketCode<Code>(q);
                 if (c) c[i] = code;
                 const double xi = x[i];
                 if (std::isnan(xi)) {

@@ -8,6 +8,17 @@ namespace {
 constexpr int64_t kMaxLookupValues = int64_t{1} << 28;
 }  // namespace
 
+Status checkLookupSize(int64_t examples, int64_t ids, int64_t dim) {
+    if (examples < 0 || ids < 0 || dim < 0)
+        return invalidArgument("a lookup of " + std::to_string(ids) + " ids in " + std::to_string(examples) +
+                               " examples at dim " + std::to_string(dim) + " has a negative size");
+    if (dim > 0 && (examples > kMaxLookupValues / dim || ids > kMaxLookupValues / dim))
+        return invalidArgument("the lookup of " + std::to_string(ids) + " ids in " + std::to_string(examples) +
+                               " examples at dim " + std::to_string(dim) +
+                               " needs more than 2^28 values (1 GiB of float32) per activation");
+    return okStatus();
+}
+
 Result<RowMatrix> tpuEmbeddingLookup(const RowMatrix& params, const SparseIds& sp_ids,
                                      const std::optional<std::vector<float>>& sp_weights,
                                      const std::string& combiner,
@@ -21,10 +32,7 @@ Result<RowMatrix> tpuEmbeddingLookup(const RowMatrix& params, const SparseIds& s
         return invalidArgument("dense_shape [" + std::to_string(batch) + ", " +
                                std::to_string(sp_ids.dense_shape[1]) + "] is negative");
     const auto ids = static_cast<int64_t>(sp_ids.values.size());
-    if (params.cols > 0 && (batch > kMaxLookupValues / params.cols || ids > kMaxLookupValues / params.cols))
-        return invalidArgument("the lookup of " + std::to_string(ids) + " ids in " + std::to_string(batch) +
-                               " examples at dim " + std::to_string(params.cols) +
-                               " needs more than 2^28 values (1 GiB of float32) per activation");
+    if (Status size = checkLookupSize(batch, ids, params.cols); !size) return size.error();
     for (size_t k = 0; k < sp_ids.indices.size(); ++k) {
         const auto& ix = sp_ids.indices[k];
         if (ix[0] < 0 || ix[0] >= batch || ix[1] < 0 || ix[1] >= sp_ids.dense_shape[1])

@@ -20,6 +20,12 @@ namespace qs::tpu {
 // an example index >= dense_shape[0]: InvalidArgument "sp_indices[k] = [e, p] is out of
 // bounds: need 0 <= index < [b, m]" (our text; TF validates SparseTensors this way); a
 // negative dense_shape, or a batch or id count times dim beyond 2^28 values (InvalidArgument).
+// The size check of tpuEmbeddingLookup on its own, so that callers who build the ids (the
+// workbench's generated batches) refuse a batch before spending time and memory on it:
+// InvalidArgument when `examples` or `ids` times `dim` exceeds 2^28 values (1 GiB of
+// float32) per activation, or a count is negative.
+Status checkLookupSize(int64_t examples, int64_t ids, int64_t dim);
+
 Result<RowMatrix> tpuEmbeddingLookup(const RowMatrix& params, const SparseIds& sp_ids,
                                      const std::optional<std::vector<float>>& sp_weights,
                                      const std::string& combiner,

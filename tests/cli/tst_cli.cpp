@@ -248,6 +248,29 @@ private slots:
         QVERIFY(r.err.contains("\"tolerance.mode\""));
     }
 
+    // A shape whose element count overflows int64 (2^32 * 2^32 * 2) is a format error
+    // naming the field; its product used to be signed overflow (undefined behaviour).
+    void shapeBeyond64BitsIsAFormatError() {
+        for (const char* op : {"QuantizeV2", "Dequantize", "QuantizeAndDequantizeV2"}) {
+            QJsonObject c{{"name", "huge"}, {"op", op}, {"input", QJsonArray{1, 2}},
+                          {"shape", QJsonArray{4294967296.0, 4294967296.0, 2}},
+                          {"input_min", -1}, {"input_max", 1}, {"attrs", QJsonObject{{"T", "qint8"}}}};
+            const QByteArray json = QJsonDocument(QJsonObject{{"cases", QJsonArray{c}}}).toJson();
+            const auto run = runJson(json, "huge.json");
+            QVERIFY2(!run.ok(), op);
+            QVERIFY2(run.error().message.find("\"shape\"") != std::string::npos &&
+                         run.error().message.find("64 bits") != std::string::npos,
+                     run.error().message.c_str());
+        }
+        QCOMPARE(qs::checkedNumElements({4294967296, 4294967296, 2}), std::nullopt);
+        QCOMPARE(qs::checkedNumElements({3, -1}), std::nullopt);
+        QCOMPARE(qs::numElements({3, -1}), int64_t(-1));
+        QCOMPARE(qs::checkedNumElements({}), std::optional<int64_t>(1));
+        // Checked dimension by dimension, as TF's TensorShape does: a later 0 does not help.
+        QCOMPARE(qs::checkedNumElements({4294967296, 4294967296, 0}), std::nullopt);
+        QCOMPARE(qs::checkedNumElements({0, 4294967296, 4294967296}), std::optional<int64_t>(0));
+    }
+
     // --- the runner in-process, with test evaluators ----------------------------------
     void runnerFormatsResults() {
         const auto run = runJson(R"({"cases": [

@@ -33,6 +33,7 @@ private slots:
     void invalidConfigListsTfErrors();
     void badInput();
     void unsimulatableQuantizationIsAnError();
+    void oversizedBatchRefusedBeforeGenerating();
 };
 
 void TstCliEmbedding::reportMatchesTheCore() {
@@ -52,7 +53,7 @@ void TstCliEmbedding::reportMatchesTheCore() {
     QVERIFY(in);
     const auto table = qs::embedding::loadTable(in->source, in->vocabulary_size, in->dim);
     QVERIFY(table);
-    const auto batch = qs::ui::workbenchFeatureBatch(*doc, 0, in->vocabulary_size);
+    const auto batch = qs::ui::workbenchFeatureBatch(*doc, 0, in->vocabulary_size, in->dim);
     QVERIFY(batch);
     const auto fa = qs::embedding::analyzeFeature(**table, *batch, in->combiner, in->quantization,
                                                   doc->num_hosts, qs::ui::workbenchStrategy(*doc));
@@ -150,6 +151,11 @@ void TstCliEmbedding::badInput() {
     r = runCli({"embedding", kExample, "--generate-ids", "zipf:batch=x", "--report", report});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("batch"), qPrintable(r.err));
+    // 2^28 ids: refused by the lookup's size limit before a single id is generated (it used
+    // to take 51 s and 6.4 GiB to generate, then the lookup refused it).
+    r = runCli({"embedding", kExample, "--generate-ids", "uniform:batch=268435456,ids=1", "--report", report});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("uniform:batch=268435456,ids=1") && r.err.contains("2^28"), qPrintable(r.err));
     r = runCli({"embedding", kExample, "--table", "nosuch=x.npy", "--report", report});
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.err.contains("nosuch"));
@@ -162,6 +168,24 @@ void TstCliEmbedding::badInput() {
     r = runCli({"embedding", kExample, "--table", csv, "--report", report});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("t.csv"), qPrintable(r.err));
+}
+
+// The size check comes before generation, at the table's dim: a batch the lookup takes at
+// dim 1 is refused at dim 64.
+void TstCliEmbedding::oversizedBatchRefusedBeforeGenerating() {
+    QString error;
+    auto doc = qs::ui::loadEmbeddingDocument(kExample, &error);
+    QVERIFY2(doc, qPrintable(error));
+    doc->features[0].ids = QStringLiteral("uniform:batch=8388608,ids=1");  // 2^23 examples
+    doc->features[0].ids_file.clear();
+    const auto atDim64 = qs::ui::workbenchFeatureBatch(*doc, 0, 1000, 64);
+    QVERIFY(!atDim64);
+    QCOMPARE(atDim64.error().kind, std::string("InvalidArgument"));
+    QVERIFY2(QString::fromStdString(atDim64.error().message).contains("2^28"), atDim64.error().message.c_str());
+    doc->features[0].ids = QStringLiteral("uniform:batch=1024,ids=4");
+    const auto small = qs::ui::workbenchFeatureBatch(*doc, 0, 1000, 64);
+    QVERIFY(small);
+    QCOMPARE(small->numIds(), int64_t(4096));
 }
 
 // TF accepts QuantizationConfig(num_buckets=256.5) or lower='a' (it checks num_buckets >= 2

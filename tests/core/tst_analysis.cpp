@@ -98,6 +98,15 @@ private slots:
         QCOMPARE(h.center(0), 0.125);
         QCOMPARE(h.center(3), 0.875);
         QCOMPARE(h.binWidth(), 0.25);
+        // The read-out's bin of a plot point: -1 off the bins, however far (no int overflow).
+        QCOMPARE(h.binAt(0.0), 0);
+        QCOMPARE(h.binAt(0.3), 1);
+        QCOMPARE(h.binAt(0.9999), 3);
+        QCOMPARE(h.binAt(1.0), -1);
+        QCOMPARE(h.binAt(-0.01), -1);
+        QCOMPARE(h.binAt(1e300), -1);
+        QCOMPARE(h.binAt(-1e300), -1);
+        QCOMPARE(h.binAt(std::numeric_limits<double>::quiet_NaN()), -1);
     }
 
     void histogramErrors() {

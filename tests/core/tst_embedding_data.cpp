@@ -504,7 +504,9 @@ private slots:
         table->values[0] = NAN;     // NaN: code 0, skipped by the statistics
         table->values[1] = 5.0f;    // clipped high
         table->values[2] = -5.0f;   // clipped low
-        for (int64_t buckets : {256, 257, 70000}) {
+        // 2^32: the last code, 2^32 - 1, is 2^32 in float32 (the clipped 5.0 lands there); it
+        // must be written as 2^32 - 1, not converted out of uint32's range (x86 wrote 0).
+        for (int64_t buckets : {int64_t{256}, int64_t{257}, int64_t{70000}, int64_t{1} << 32}) {
             const qs::tpu::QuantizationConfig config{buckets, -0.8, 0.9};
             const std::string codes = dir.filePath("codes.npy").toStdString();
             const std::string params = dir.filePath("params.json").toStdString();

@@ -93,6 +93,7 @@ class TestEmbeddingConfig : public QObject {
     Q_OBJECT
 private slots:
     void pythonLiterals();
+    void pythonStringsReadBackWhatIsPrinted();
     void documentRoundTrip();
     void documentFileRoundTrip();
     void documentErrorsNameTheField();
@@ -109,6 +110,26 @@ private slots:
     void editorOptimizerFieldError();
     void editorCopyPythonCode();
 };
+
+// Found by the py_literal fuzz target: a string the workbench prints with Python's escapes
+// ('a\x00 ', 'a\tb ') read back with the escapes as plain letters, so the value changed
+// when the field was edited; a pasted "((((…" recursed until the stack ran out.
+void TestEmbeddingConfig::pythonStringsReadBackWhatIsPrinted() {
+    const QString strings[] = {QStringLiteral("a\tb "), QString(QChar(0)) + QStringLiteral("x "),
+                               QStringLiteral("line\nbreak "), QStringLiteral("it's \"quoted\" "),
+                               QStringLiteral("back\\slash "), QStringLiteral("emoji \U0001F600 "),
+                               QStringLiteral("\x7f ")};
+    for (const QString& s : strings) {
+        const QString printed = pyLiteralFromJson(QJsonValue(s));
+        QCOMPARE(jsonFromPyLiteral(printed), QJsonValue(s));
+    }
+    QCOMPARE(jsonFromPyLiteral(QStringLiteral("'a\\x41\\n'")), QJsonValue(QStringLiteral("aA\n")));
+    QCOMPARE(jsonFromPyLiteral(QStringLiteral("'\\q'")), QJsonValue(QStringLiteral("q")));
+    const QString deep = QString(100000, u'(') + u'1' + QString(100000, u')');
+    QCOMPARE(jsonFromPyLiteral(deep), QJsonValue(deep));  // too deep for a value: kept as text
+    const QString nested = QString(10, u'[') + u'1' + QString(10, u']');
+    QVERIFY(jsonFromPyLiteral(nested).isObject() || jsonFromPyLiteral(nested).isArray());
+}
 
 void TestEmbeddingConfig::pythonLiterals() {
     QCOMPARE(jsonFromPyLiteral(QStringLiteral("16")), QJsonValue(16));

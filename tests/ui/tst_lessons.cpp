@@ -125,6 +125,18 @@ private slots:
         QVERIFY(!qs::analysis::runLessonCheck(c, {}, {0}, qs::QuantSpec{}).ok());
         c.kind = "scaled_max";  // "expected" is required
         QVERIFY(!qs::analysis::runLessonCheck(c, x, {4}, qs::QuantSpec{}).ok());
+        // A lesson file's tie count beyond int64 (or negative) is refused, not converted
+        // (undefined behaviour, caught by the sanitizer run).
+        c.kind = "tie_bias";
+        for (double ties : {1e300, -1e300, 1e6 + 2}) {
+            c.params["ties"] = ties;
+            r = qs::analysis::runLessonCheck(c, x, {4}, qs::QuantSpec{});
+            QVERIFY(!r.ok());
+            QVERIFY2(r.error().message.find("fewer than two steps above zero") != std::string::npos,
+                     r.error().message.c_str());
+        }
+        c.params["ties"] = 1e6 + 1.5;  // truncates and evens to the largest count allowed
+        QVERIFY(qs::analysis::runLessonCheck(c, x, {4}, qs::QuantSpec{}).ok());
     }
 
     void readerErrors() {

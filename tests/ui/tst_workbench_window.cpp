@@ -83,7 +83,7 @@ void TstWorkbenchWindow::lookupStatisticsMatchTheCore() {
     const auto table = qs::embedding::loadTable(in->source, in->vocabulary_size, in->dim);
     QVERIFY(table);
     QCOMPARE((*table)->values, w_->table()->values);  // the same table, bit for bit
-    const auto batch = workbenchFeatureBatch(doc, 0, in->vocabulary_size);
+    const auto batch = workbenchFeatureBatch(doc, 0, in->vocabulary_size, in->dim);
     QVERIFY(batch);
     const auto fa = qs::embedding::analyzeFeature(**table, *batch, in->combiner, in->quantization,
                                                   doc.num_hosts, workbenchStrategy(doc));

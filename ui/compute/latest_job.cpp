@@ -30,11 +30,13 @@ void LatestJob::startNext() {
     queued_.reset();
     running_ = true;
     runningGeneration_ = generation_;
-    watcher_.setFuture(QtConcurrent::run([job = std::move(job)]() -> std::function<void()> {
+    // `this` outlives the job: the destructor waits for it.
+    watcher_.setFuture(QtConcurrent::run([this, job = std::move(job)]() -> std::function<void()> {
         try {
             return job();
-        } catch (const std::exception&) {  // e.g. bad_alloc: drop the result, keep the app
-            return {};
+        } catch (const std::exception& e) {  // e.g. bad_alloc: report it, keep the app
+            const QString message = QStringLiteral("the computation failed: ") + QString::fromLocal8Bit(e.what());
+            return [this, message] { emit failed(message); };
         }
     }));
 }

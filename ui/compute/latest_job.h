@@ -26,6 +26,9 @@ public:
     bool busy() const { return running_ || queued_.has_value(); }
 
 signals:
+    // A job threw (e.g. bad_alloc): its message, on the UI thread, unless the job was
+    // discarded or replaced meanwhile.
+    void failed(const QString& message);
     void idle();  // after a delivery, when nothing is queued
 
 private:

@@ -256,7 +256,15 @@ private:
         skipSpace();
         if (pos_ >= s_.size()) return std::nullopt;
         const QChar c = s_[pos_];
-        if (c == u'(' || c == u'[') return sequence(c == u'(' ? u')' : u']');
+        if (c == u'(' || c == u'[') {
+            // No configuration value nests deeply; a pasted "((((…" stays text instead of
+            // recursing until the stack runs out.
+            if (depth_ == kMaxDepth) return std::nullopt;
+            ++depth_;
+            auto v = sequence(c == u'(' ? u')' : u']');
+            --depth_;
+            return v;
+        }
         if (c == u'\'' || c == u'"') return quoted(c);
         return scalar();
     }
@@ -280,15 +288,40 @@ private:
         return PyValue::tuple(std::move(items));
     }
 
+    // A Python string literal with the escapes tpu::pyStrRepr writes (\\ \' \" \n \r \t
+    // \xNN), so every string the workbench prints reads back to itself. Another escaped
+    // character stands for itself.
     std::optional<PyValue> quoted(QChar quote) {
-        std::string out;
+        QString out;
         for (++pos_; pos_ < s_.size(); ++pos_) {
-            QChar c = s_[pos_];
-            if (c == quote) return ++pos_, PyValue(out);
-            if (c == u'\\' && pos_ + 1 < s_.size()) c = s_[++pos_];
-            out += QString(c).toStdString();
+            const QChar c = s_[pos_];
+            if (c == quote) {
+                ++pos_;
+                return PyValue(out.toStdString());
+            }
+            if (c != u'\\' || pos_ + 1 >= s_.size()) {
+                out += c;
+                continue;
+            }
+            const QChar e = s_[++pos_];
+            if (e == u'n') out += u'\n';
+            else if (e == u'r') out += u'\r';
+            else if (e == u't') out += u'\t';
+            else if (e == u'x' && pos_ + 2 < s_.size() && hexByte(s_.mid(pos_ + 1, 2))) {
+                out += QChar(*hexByte(s_.mid(pos_ + 1, 2)));
+                pos_ += 2;
+            } else {
+                out += e;
+            }
         }
         return std::nullopt;  // unterminated
+    }
+
+    static std::optional<char16_t> hexByte(const QString& two) {
+        bool ok = false;
+        const uint v = two.toUInt(&ok, 16);
+        if (!ok || two.size() != 2 || two.startsWith(u'+') || two.startsWith(u'-')) return std::nullopt;
+        return static_cast<char16_t>(v);
     }
 
     std::optional<PyValue> scalar() {
@@ -311,8 +344,10 @@ private:
         return std::nullopt;
     }
 
+    static constexpr int kMaxDepth = 64;
     const QString s_;
     qsizetype pos_ = 0;
+    int depth_ = 0;
 };
 
 }  // namespace

@@ -1,5 +1,9 @@
 #include "ui/embedding/workbench_inputs.h"
 
+#include <cstdint>
+
+#include "core/tpu/tpu_embedding_lookup.h"
+
 #include "ui/embedding/embedding_validation.h"
 #include "ui/embedding/py_json.h"
 #include "ui/model/native_file.h"
@@ -73,7 +77,7 @@ Result<WorkbenchTableInputs> workbenchTableInputs(const EmbeddingDocument& doc, 
 }
 
 Result<qs::embedding::IdBatch> workbenchFeatureBatch(const EmbeddingDocument& doc, int feature,
-                                                     int64_t vocabulary_size,
+                                                     int64_t vocabulary_size, int64_t dim,
                                                      const std::string& override_ids_file,
                                                      const QString& override_spec) {
     if (feature < 0 || static_cast<size_t>(feature) >= doc.features.size())
@@ -88,6 +92,12 @@ Result<qs::embedding::IdBatch> workbenchFeatureBatch(const EmbeddingDocument& do
     if (!file.empty()) return qs::embedding::readIdBatchCsv(file);
     auto parsed = qs::embedding::parseIdBatchSpec(spec.toStdString());
     if (!parsed) return parsed.error();
+    if (parsed->batch_size >= 1 && parsed->ids_per_example >= 1) {  // else generateIdBatch says why
+        int64_t ids = 0;
+        if (__builtin_mul_overflow(parsed->batch_size, parsed->ids_per_example, &ids)) ids = INT64_MAX;
+        if (Status size = qs::tpu::checkLookupSize(parsed->batch_size, ids, dim); !size)
+            return invalidArgument("id batch " + spec.toStdString() + ": " + size.error().message);
+    }
     return qs::embedding::generateIdBatch(*parsed, vocabulary_size);
 }
 

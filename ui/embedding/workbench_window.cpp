@@ -429,8 +429,8 @@ void WorkbenchWindow::requestAnalyses() {
     featureSource_ = f.ids_file.isEmpty() ? f.ids : QFileInfo(f.ids_file).fileName();
     showFeatureResults_ = true;
     // The batch is generated (or its CSV read) on the worker, with the document as it is now.
-    IdBatchMaker makeBatch = [doc, feature = feature_, vocabulary = inputs_->vocabulary_size] {
-        return workbenchFeatureBatch(doc, feature, vocabulary);
+    IdBatchMaker makeBatch = [doc, feature = feature_, vocabulary = inputs_->vocabulary_size, dim = inputs_->dim] {
+        return workbenchFeatureBatch(doc, feature, vocabulary, dim);
     };
     service_->analyzeFeature(table_, std::move(makeBatch), inputs_->combiner, inputs_->quantization,
                              std::max(1, doc.num_hosts), workbenchStrategy(doc));
@@ -489,13 +489,19 @@ void WorkbenchWindow::exportStorage(const QString& codesPath) {
         watcher->deleteLater();
     });
     watcher->setFuture(QtConcurrent::run([table, config, codesPath, params]() -> QString {
-        auto r = qs::embedding::exportStorageQuantization(*table, config, nativePath(codesPath),
-                                                          nativePath(params), qs::Exec::allCores());
-        if (!r) return QString::fromStdString(r.error().kind + ": " + r.error().message);
-        return QObject::tr("Exported %1 and %2: %3 % of the float32 bytes saved, reconstruction MSE %4")
-            .arg(QFileInfo(codesPath).fileName(), QFileInfo(params).fileName())
-            .arg(r->saved_fraction * 100, 0, 'f', 1)
-            .arg(r->reconstruction.mse, 0, 'g', 4);
+        // An exception left in the future would be rethrown by result() in the slot above,
+        // through the event loop: report it as the outcome instead.
+        try {
+            auto r = qs::embedding::exportStorageQuantization(*table, config, nativePath(codesPath),
+                                                              nativePath(params), qs::Exec::allCores());
+            if (!r) return QString::fromStdString(r.error().kind + ": " + r.error().message);
+            return QObject::tr("Exported %1 and %2: %3 % of the float32 bytes saved, reconstruction MSE %4")
+                .arg(QFileInfo(codesPath).fileName(), QFileInfo(params).fileName())
+                .arg(r->saved_fraction * 100, 0, 'f', 1)
+                .arg(r->reconstruction.mse, 0, 'g', 4);
+        } catch (const std::exception& e) {  // e.g. bad_alloc on a huge table
+            return QObject::tr("Export failed: %1").arg(QString::fromLocal8Bit(e.what()));
+        }
     }));
 }
 

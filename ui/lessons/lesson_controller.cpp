@@ -19,6 +19,10 @@ LessonController::LessonController(MainWindow* window, ExplorerModel* model)
     : QObject(window), window_(window), model_(model) {
     lessons_ = loadLessonLibrary(&errors_);
     job_ = new LatestJob(this);
+    connect(job_, &LatestJob::failed, this, [this](const QString& message) {
+        panel_->showCheckError(message);
+        emit checkFinished();
+    });
 
     panel_ = new LessonPanel;
     dock_ = new QDockWidget(tr("Lesson"));

@@ -144,8 +144,8 @@ PlotFrame::Readout ErrorHistogramView::readoutAt(const QPointF& pixel) const {
     if (!result_ || plot()->axisRectAt(pixel) != plot()->axisRect()) return r;
     const qs::analysis::Histogram& h = result_->error_hist;
     const double x = plot()->xAxis->pixelToCoord(pixel.x());
-    const int bin = static_cast<int>(std::floor((x - h.lo) / h.binWidth()));
-    if (bin < 0 || bin >= h.bins()) return r;
+    const int bin = h.binAt(x);
+    if (bin < 0) return r;
     const size_t i = static_cast<size_t>(bin);
     r.valid = true;
     r.xAxis = plot()->xAxis;

@@ -171,6 +171,7 @@ FrameworkView::FrameworkView(QWidget* parent) : PlotFrame(parent) {
     plot()->legend->setVisible(true);
     plot()->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     job_ = new LatestJob(this);
+    connect(job_, &LatestJob::failed, this, &FrameworkView::showError);
 
     r14_ = new QCheckBox(tr("Also show SCALED as documented in r1.4 (not what the kernel does)"));
     r14_->setObjectName(QStringLiteral("frameworkR14"));

@@ -163,8 +163,8 @@ PlotFrame::Readout HistogramView::readoutAt(const QPointF& pixel) const {
     if (!result_ || plot()->axisRectAt(pixel) != plot()->axisRect()) return r;
     const qs::analysis::Histogram& h = result_->data_hist;
     const double x = plot()->xAxis->pixelToCoord(pixel.x());
-    const int bin = static_cast<int>(std::floor((x - h.lo) / h.binWidth()));
-    if (bin < 0 || bin >= h.bins()) return r;
+    const int bin = h.binAt(x);
+    if (bin < 0) return r;
     const double center = h.center(bin);
     const bool clipped =
         qs::analysis::splitClipped(h, result_->clip_lo, result_->clip_hi).is_clipped[static_cast<size_t>(bin)];

@@ -1,0 +1,12 @@
+// Fuzz target: lesson files (ui/lessons/lesson_file.h), compiled in and read from the
+// user's lesson folder.
+#include "tests/fuzz/document_checks.h"
+#include "ui/lessons/lesson_file.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const qs::fuzz::FuzzInputFile file(data, size, ".json");
+    QString error;
+    if (!qs::ui::loadLesson(QString::fromStdString(file.path()), &error))
+        qs::fuzz::checkRefusalExplained(error, "lesson");
+    return 0;
+}

@@ -1,0 +1,10 @@
+// Fuzz target: NumPy .npy arrays (core/data/npy_reader.h), the explorer's and the workbench's data files.
+#include "core/data/npy_reader.h"
+#include "tests/fuzz/dataset_checks.h"
+#include "tests/fuzz/fuzz_input.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const qs::fuzz::FuzzInputFile file(data, size, ".npy");
+    if (const auto dataset = qs::data::readNpy(file.path())) qs::fuzz::checkDataset(*dataset);
+    return 0;
+}

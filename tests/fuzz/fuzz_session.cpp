@@ -1,0 +1,17 @@
+// Fuzz target: .qscope session files (ui/model/session.h), opened from the recent-files
+// list, the command line and `quantscope-cli export --session`.
+#include "tests/fuzz/document_checks.h"
+#include "ui/model/session.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const qs::fuzz::FuzzInputFile file(data, size, ".qscope");
+    QString error;
+    const auto session = qs::ui::loadSession(QString::fromStdString(file.path()), &error);
+    if (!session) {
+        qs::fuzz::checkRefusalExplained(error, "session");
+        return 0;
+    }
+    qs::fuzz::checkSavesAndReloads(qs::ui::sessionToJson(*session), qs::ui::sessionFromJson,
+                                   qs::ui::sessionToJson, "session");
+    return 0;
+}
