@@ -7,6 +7,7 @@
 #include "ui/analysis/calibration_panel.h"
 #include "ui/analysis/clip_sweep_view.h"
 #include "ui/analysis/comparison_view.h"
+#include "ui/model/native_file.h"
 #include "ui/plot/plot_frame.h"
 
 namespace qs::cli {
@@ -18,7 +19,7 @@ void quietQt(QtMsgType type, const QMessageLogContext&, const QString& message) 
 
 }  // namespace
 
-Status renderAnalysisPng(const PngRequest& r, const TensorRef<float>& data) {
+Result<QByteArray> renderAnalysisPng(const PngRequest& r, const TensorRef<float>& data) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     static int argc = 1;
     static char arg0[] = "quantscope-cli";
@@ -65,9 +66,10 @@ Status renderAnalysisPng(const PngRequest& r, const TensorRef<float>& data) {
     }
     owner->resize(r.width, r.height);
     QString error;
-    if (!frame->exportImage(QString::fromStdString(r.path), r.width, r.height, 96, &error))
-        return Error{"DataError", error.toStdString()};
-    return okStatus();
+    const QByteArray bytes =
+        frame->imageBytes(ui::PlotFrame::imageFormat(ui::displayPath(r.path)), r.width, r.height, 96, &error);
+    if (bytes.isEmpty()) return Error{"DataError", error.toStdString()};
+    return bytes;
 }
 
 }  // namespace qs::cli

@@ -3,6 +3,7 @@
 // tab the window shows.
 #pragma once
 
+#include <QByteArray>
 #include <memory>
 #include <span>
 #include <string>
@@ -28,9 +29,9 @@ struct PngRequest {
     std::vector<QuantSpec> specs;  // calibrate: the one spec; compare: every case's
 };
 
-// Builds the view on Qt's offscreen platform (unless QT_QPA_PLATFORM is set) and writes the
-// PNG atomically. Errors: the analysis's own (calibrate/compare are recomputed for the view's
-// histogram and curves) or "cannot write PATH: …".
-Status renderAnalysisPng(const PngRequest& request, const TensorRef<float>& data);
+// Builds the view on Qt's offscreen platform (unless QT_QPA_PLATFORM is set) and returns the
+// picture's bytes (PNG, or JPEG/BMP by the path's suffix) for the caller to write. Errors: the
+// analysis's own (calibrate/compare are recomputed for the view's histogram and curves).
+Result<QByteArray> renderAnalysisPng(const PngRequest& request, const TensorRef<float>& data);
 
 }  // namespace qs::cli

@@ -1,10 +1,11 @@
 #include "app/cli/case_runner.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <exception>
+
+#include "ui/model/native_file.h"
 
 namespace qs::cli {
 
@@ -116,10 +117,11 @@ Result<FileRun> runJson(const QByteArray& json, const std::string& path, Evaluat
 }
 
 Result<FileRun> runFile(const std::string& path, EvaluatorLookup lookup) {
-    QFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::ReadOnly))
-        return inputError(path + ": cannot open: " + file.errorString().toStdString());
-    return runJson(file.readAll(), path, lookup);
+    QByteArray bytes;
+    QString reason;
+    if (!ui::readFileBytes(path, &bytes, &reason))
+        return inputError(path + ": cannot open: " + reason.toStdString());
+    return runJson(bytes, path, lookup);
 }
 
 JsonOut resultsDocument(std::span<const FileRun> files) {

@@ -1,6 +1,5 @@
 #include "app/cli/case_spec.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -10,6 +9,7 @@
 #include "app/cli/case_reader.h"
 #include "core/ops/modes.h"
 #include "core/ops/qtype.h"
+#include "ui/model/native_file.h"
 
 namespace qs::cli {
 
@@ -161,10 +161,11 @@ Result<QuantSpec> caseSpecFromJson(const QByteArray& json, const std::string& pa
 }
 
 Result<QuantSpec> readCaseSpec(const std::string& path) {
-    QFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::ReadOnly))
-        return inputError(path + ": cannot open: " + file.errorString().toStdString());
-    return caseSpecFromJson(file.readAll(), path);
+    QByteArray bytes;
+    QString reason;
+    if (!ui::readFileBytes(path, &bytes, &reason))
+        return inputError(path + ": cannot open: " + reason.toStdString());
+    return caseSpecFromJson(bytes, path);
 }
 
 }  // namespace qs::cli

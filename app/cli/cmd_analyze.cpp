@@ -266,8 +266,9 @@ int runAnalyze(const std::vector<std::string>& args) {
         png.clip_table = &clipTableKept;
         png.calibration = &settings.calibration;
         for (const AnalysisSource& s : sources) png.specs.push_back(s.spec);
-        if (Status s = renderAnalysisPng(png, dataset->ref()); !s)
-            return reportInputError(kCommand, value("--png") + ": " + s.error().message);
+        const Result<QByteArray> picture = renderAnalysisPng(png, dataset->ref());
+        if (!picture) return reportInputError(kCommand, value("--png") + ": " + picture.error().message);
+        if (Status s = writeFileOutput(png.path, *picture); !s) return reportInputError(kCommand, s.error().message);
     }
     // Without --json, --csv or --png the JSON goes to standard output.
     const bool toStdout = !a.has("--json") && !a.has("--csv") && !a.has("--png");

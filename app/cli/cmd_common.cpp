@@ -1,11 +1,13 @@
 #include "app/cli/cmd_common.h"
 
 #include <QByteArray>
-#include <QSaveFile>
 #include <QString>
+#include <QUtf8StringView>
 #include <charconv>
 #include <cstdio>
 #include <system_error>
+
+#include "core/data/output_file.h"
 
 namespace qs::cli {
 
@@ -84,26 +86,26 @@ int reportInputError(std::string_view command, const std::string& message) {
     line += ": " + message;
     for (char& c : line)
         if (c == '\n' || c == '\r') c = ' ';  // always exactly one line
+    // A file name that is not UTF-8 shows its stray bytes as U+FFFD: the line stays text.
+    if (!QUtf8StringView(line).isValidUtf8()) line = QString::fromUtf8(line).toStdString();
     line += '\n';
     std::fflush(stdout);
     std::fputs(line.c_str(), stderr);
     return kExitInput;
 }
 
-Status writeOutput(const std::string& path, const std::string& text) {
+Status writeOutput(const std::string& path, std::string_view text) {
     if (path.empty() || path == "-") {
         if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
             std::fflush(stdout) != 0)
             return Error{"IOError", "cannot write to standard output"};
         return okStatus();
     }
-    QSaveFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::WriteOnly))
-        return Error{"IOError", "cannot write " + path + ": " + file.errorString().toStdString()};
-    file.write(text.data(), static_cast<qint64>(text.size()));
-    if (!file.commit())
-        return Error{"IOError", "cannot write " + path + ": " + file.errorString().toStdString()};
-    return okStatus();
+    return data::writeOutputFile(path, text);
+}
+
+Status writeFileOutput(const std::string& path, const QByteArray& bytes) {
+    return data::writeOutputFile(path, std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())));
 }
 
 }  // namespace qs::cli

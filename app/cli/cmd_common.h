@@ -11,6 +11,8 @@
 
 #include "core/status.h"
 
+class QByteArray;
+
 namespace qs::cli {
 
 enum ExitCode : int {
@@ -53,7 +55,13 @@ bool wantsHelp(const std::vector<std::string>& args);
 // One line on stderr: "quantscope-cli <command>: <message>", returns kExitInput.
 int reportInputError(std::string_view command, const std::string& message);
 
-// Writes text to the file (atomically) or to stdout when path is empty or "-".
-Status writeOutput(const std::string& path, const std::string& text);
+// Writes text to the file or to stdout when path is empty or "-". Files go through
+// data::writeOutputFile: regular files are replaced atomically and stay as they were when the
+// write fails (full disk, size limit, unwritable folder: "cannot write PATH: <reason>");
+// devices, FIFOs and the file standard output already writes to are written in place. PATH
+// is the argument's bytes, whatever the encoding.
+Status writeOutput(const std::string& path, std::string_view text);
+// The same for binary outputs (pictures), always to the file named `path` ("-" is a file).
+Status writeFileOutput(const std::string& path, const QByteArray& bytes);
 
 }  // namespace qs::cli

@@ -17,6 +17,7 @@
 #include "ui/embedding/embedding_document.h"
 #include "ui/embedding/embedding_validation.h"
 #include "ui/embedding/workbench_inputs.h"
+#include "ui/model/native_file.h"
 
 namespace qs::cli {
 
@@ -158,12 +159,14 @@ int run(const std::vector<std::string>& argv) {
     const std::string configPath = args.positional.front();
 
     QString error;
-    auto doc = ui::loadEmbeddingDocument(QString::fromStdString(configPath), &error);
+    auto doc = ui::loadEmbeddingDocument(configPath, &error);
     if (!doc) return reportInputError(kCommand, error.toStdString());
     auto overrides = tableOverrides(*doc, args);
     if (!overrides) return reportInputError(kCommand, overrides.error().message);
-    for (const auto& [i, file] : *overrides) doc->tables[static_cast<size_t>(i)].data_file = QString::fromStdString(file);
-    const QString idsFile = args.has("--ids") ? QString::fromStdString(args.values.at("--ids")) : QString();
+    // File names from the command line stay bytes (native_file.h): the document gets the
+    // table file for its checks and the report, the table is loaded from the bytes (below).
+    for (const auto& [i, file] : *overrides) doc->tables[static_cast<size_t>(i)].data_file = ui::displayPath(file);
+    const std::string idsFile = args.has("--ids") ? args.values.at("--ids") : std::string();
     const QString idsSpec = args.has("--generate-ids") ? QString::fromStdString(args.values.at("--generate-ids")) : QString();
     if (!idsSpec.isEmpty())
         if (auto s = embedding::parseIdBatchSpec(idsSpec.toStdString()); !s)
@@ -184,6 +187,7 @@ int run(const std::vector<std::string>& argv) {
         JsonOut tj = JsonOut::Object{};
         tj.set("name", ui::tableDisplayName(*doc, t).toStdString());
         auto in = ui::workbenchTableInputs(*doc, t);
+        if (in && overrides->count(t)) in.value().source.path = overrides->at(t);  // the bytes
         if (!in) {
             tj.set("error", in.error().message);
             tables.push_back(std::move(tj));

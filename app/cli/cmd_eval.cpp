@@ -56,7 +56,8 @@ Options:
   -h, --help              show this help
 
 Exit codes: 0 done; 2 malformed input (not JSON, no "cases", an unknown op, a missing or
-mistyped field: one line on stderr naming the file, the case and the field).
+mistyped field: one line on stderr naming the file, the case and the field) or an output
+that cannot be written (full disk, size limit: the previous OUT.json stays as it was).
 )",
     &runEval,
 };

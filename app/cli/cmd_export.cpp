@@ -4,19 +4,13 @@
 // case or session, the data, the op's own errors) is checked before Qt's GUI starts; the
 // views then render offscreen.
 #include <QApplication>
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
-#include <QTemporaryFile>
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <optional>
-
-#include <sys/stat.h>
+#include <string_view>
 
 #include "app/cli/case_spec.h"
 #include "app/cli/cmd_common.h"
@@ -24,6 +18,7 @@
 #include "core/analysis/explorer.h"
 #include "core/data/load_file.h"
 #include "ui/compute/data_service.h"
+#include "ui/model/native_file.h"
 #include "ui/model/session.h"
 #include "ui/plot/plot_frame.h"
 #include "ui/views/channel_view.h"
@@ -131,32 +126,28 @@ int render(View viewKind, const std::shared_ptr<const analysis::ExplorerResult>&
     const int logicalH = std::max(1, static_cast<int>(std::lround(out.height * 96.0 / out.dpi)));
     frame->resize(logicalW, logicalH);
 
+    // Each output is drawn into memory, then written under its name exactly as given (bytes,
+    // native_file.h); a failed write keeps the previous file.
     QString error;
-    auto fail = [&error](const std::string& path) {
-        std::string message = error.toStdString();
-        if (message.find(path) == std::string::npos) message = "cannot write " + path + ": " + message;
-        return reportInputError(kCommand, message);
+    auto write = [&error](const std::string& path, const QByteArray& bytes) {
+        if (bytes.isEmpty()) return reportInputError(kCommand, "cannot write " + path + ": " + error.toStdString());
+        const Status s = writeFileOutput(path, bytes);
+        return s ? kExitOk : reportInputError(kCommand, s.error().message);
     };
-    if (!out.csv.empty()) {
-        if (out.csv == "-") {
-            const QByteArray text = ui::csvText(frame->csvTable());
-            if (std::fwrite(text.constData(), 1, static_cast<size_t>(text.size()), stdout) !=
-                    static_cast<size_t>(text.size()) ||
-                std::fflush(stdout) != 0)
-                return reportInputError(kCommand, "cannot write to standard output");
-        } else if (!frame->exportCsv(QString::fromStdString(out.csv), &error)) {
-            return fail(out.csv);
-        }
+    if (!out.csv.empty()) {  // '-' is standard output
+        const QByteArray text = ui::csvText(frame->csvTable());
+        const Status s = writeOutput(out.csv, std::string_view(text.constData(), static_cast<size_t>(text.size())));
+        if (!s) return reportInputError(kCommand, s.error().message);
     }
-    if (!out.png.empty() &&
-        !frame->exportImage(QString::fromStdString(out.png), out.width, out.height, out.dpi, &error))
-        return fail(out.png);
-    if (!out.svg.empty() &&
-        !frame->exportSvg(QString::fromStdString(out.svg), logicalW, logicalH, &error))
-        return fail(out.svg);
-    if (!out.pdf.empty() &&
-        !frame->exportPdf(QString::fromStdString(out.pdf), logicalW, logicalH, &error))
-        return fail(out.pdf);
+    if (!out.png.empty()) {
+        const QByteArray format = ui::PlotFrame::imageFormat(ui::displayPath(out.png));
+        if (const int code = write(out.png, frame->imageBytes(format, out.width, out.height, out.dpi, &error)))
+            return code;
+    }
+    if (!out.svg.empty())
+        if (const int code = write(out.svg, frame->svgBytes(logicalW, logicalH, &error))) return code;
+    if (!out.pdf.empty())
+        if (const int code = write(out.pdf, frame->pdfBytes(logicalW, logicalH, &error))) return code;
     return kExitOk;
 }
 
@@ -206,7 +197,7 @@ int runExport(const std::vector<std::string>& args) {
         spec = *s;
     } else {
         QString error;
-        session = ui::loadSession(QString::fromStdString(value("--session")), &error);
+        session = ui::loadSession(value("--session"), &error);
         if (!session) return reportInputError(kCommand, error.toStdString());
         spec = session->spec;
     }
@@ -219,7 +210,7 @@ int runExport(const std::vector<std::string>& args) {
     } else if (a.has("--generate")) {
         generator = value("--generate");
     } else if (session && session->data.isFile()) {
-        dataset = data::loadDataFile(session->data.path.toStdString());
+        dataset = data::loadDataFile(ui::nativePath(session->data.path));
     } else {
         generator = session ? session->data.generator.toStdString() : kDefaultGenerator;
     }

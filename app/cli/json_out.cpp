@@ -1,5 +1,7 @@
 #include "app/cli/json_out.h"
 
+#include <QString>
+#include <QUtf8StringView>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -8,7 +10,11 @@ namespace qs::cli {
 
 namespace {
 
-void writeString(std::string& out, const std::string& s) {
+void writeString(std::string& out, const std::string& text) {
+    // Text that is not UTF-8 (a file name's bytes) gets U+FFFD for its stray bytes, so the
+    // document stays JSON.
+    std::string repaired;
+    const std::string& s = QUtf8StringView(text).isValidUtf8() ? text : (repaired = QString::fromUtf8(text).toStdString());
     out += '"';
     for (unsigned char c : s) {
         switch (c) {

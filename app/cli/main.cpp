@@ -2,6 +2,7 @@
 // (cmd_<name>.cpp defines `const Command <name>Command`). Adding a command: one name on
 // the declaration line and one entry in kCommands.
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -58,6 +59,9 @@ void print(std::string_view text, std::FILE* to = stdout) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Past a file-size limit (ulimit -f) a write fails with EFBIG instead of killing the
+    // process, so the output that hit it is reported and the previous file kept.
+    std::signal(SIGXFSZ, SIG_IGN);
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
         print(overview(), stderr);

@@ -1,6 +1,7 @@
 // quantscope: the desktop explorer. Beyond Qt's own options: a session to open, whether to
 // restore the last session, a lesson to open, and --screenshot for the docs (waits for the
 // first result and for the lesson check and framework comparison it starts).
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #if defined(__GLIBC__)
@@ -8,6 +9,7 @@
 #endif
 
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QIcon>
 #include <QPushButton>
@@ -22,7 +24,18 @@
 #include "ui/main_window.h"
 #include "ui/presentation_mode.h"
 #include "ui/model/explorer_model.h"
+#include "ui/model/native_file.h"
 #include "ui/views/framework_view.h"
+
+namespace {
+// --screenshot: the PNG is encoded in memory and written like every export (native_file.h).
+bool saveScreenshot(const QPixmap& picture, const QString& path) {
+    QByteArray png;
+    QBuffer buffer(&png);
+    return buffer.open(QIODevice::WriteOnly) && picture.save(&buffer, "PNG") &&
+           qs::ui::writeFileBytes(path, png, nullptr);
+}
+}  // namespace
 
 int main(int argc, char* argv[]) {
 #if defined(__GLIBC__)
@@ -32,6 +45,9 @@ int main(int argc, char* argv[]) {
     mallopt(M_MMAP_THRESHOLD, 512 << 20);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
+    // Past a file-size limit (ulimit -f) a write fails with EFBIG instead of killing the
+    // window with every unsaved change: the save reports it and keeps the previous file.
+    std::signal(SIGXFSZ, SIG_IGN);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("QuantScope"));
     QApplication::setOrganizationName(QStringLiteral("QuantScope"));
@@ -105,7 +121,7 @@ int main(int argc, char* argv[]) {
             // Wait for the feature (the last analysis) and, on the pipelining tab, run it.
             auto grab = [w, path] {
                 QTimer::singleShot(600, w, [w, path] {
-                    const bool ok = w->grab().save(path, "PNG");
+                    const bool ok = saveScreenshot(w->grab(), path);
                     std::fprintf(ok ? stdout : stderr, ok ? "quantscope: screenshot saved to %s\n"
                                                           : "quantscope: cannot write '%s'\n",
                                  qPrintable(path));
@@ -135,7 +151,7 @@ int main(int argc, char* argv[]) {
     if (parser.isSet(screenshot)) {
         const QString path = parser.value(screenshot);
         auto grab = [&window, path] {
-            const bool ok = window.grab().save(path, "PNG");
+            const bool ok = saveScreenshot(window.grab(), path);
             std::fprintf(ok ? stdout : stderr, ok ? "quantscope: screenshot saved to %s\n"
                                                   : "quantscope: cannot write '%s'\n",
                          qPrintable(path));

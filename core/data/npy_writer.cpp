@@ -1,11 +1,10 @@
 #include "core/data/npy_writer.h"
 
 #include <bit>
-#include <cerrno>
-#include <cstdio>
-#include <system_error>
+#include <string_view>
 
 #include "core/data/dataset.h"
+#include "core/data/output_file.h"
 
 namespace qs::data {
 namespace {
@@ -41,11 +40,7 @@ Status writeArray(const std::string& path, std::span<const T> values, const Shap
     const std::string header = npyHeader(descr, shape);
     const std::string_view parts[] = {
         header, {reinterpret_cast<const char*>(values.data()), values.size_bytes()}};
-    return writeFileAtomically(path, parts);
-}
-
-Error writeError(const std::string& path, int e) {
-    return dataError("cannot write " + path + ": " + std::generic_category().message(e));
+    return writeOutputFile(path, parts);
 }
 
 }  // namespace
@@ -61,25 +56,6 @@ Status writeNpy(const std::string& path, std::span<const uint32_t> values, const
 }
 Status writeNpy(const std::string& path, std::span<const float> values, const Shape& shape) {
     return writeArray(path, values, shape, "<f4");
-}
-
-Status writeFileAtomically(const std::string& path, std::span<const std::string_view> parts) {
-    const std::string tmp = path + ".tmp";
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) return writeError(path, errno);
-    int e = 0;
-    for (std::string_view part : parts)
-        if (!part.empty() && std::fwrite(part.data(), 1, part.size(), f) != part.size()) {
-            e = errno ? errno : EIO;
-            break;
-        }
-    if (std::fclose(f) != 0 && e == 0) e = errno ? errno : EIO;
-    if (e == 0 && std::rename(tmp.c_str(), path.c_str()) != 0) e = errno;
-    if (e != 0) {
-        std::remove(tmp.c_str());
-        return writeError(path, e);
-    }
-    return okStatus();
 }
 
 }  // namespace qs::data

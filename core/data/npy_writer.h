@@ -2,13 +2,12 @@
 // exports: little-endian uint8/uint16/uint32/float32 arrays in C order. The header is
 // laid out as numpy.save writes it ("{'descr': '<u1', 'fortran_order': False, 'shape':
 // (2, 3), }" padded with spaces and a newline so the data starts at a multiple of 64).
-// Files are written atomically (writeFileAtomically below).
+// Files are written atomically (output_file.h: a failed write keeps the previous file).
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <string>
-#include <string_view>
 
 #include "core/status.h"
 #include "core/tensor.h"
@@ -21,10 +20,5 @@ Status writeNpy(const std::string& path, std::span<const uint8_t> values, const 
 Status writeNpy(const std::string& path, std::span<const uint16_t> values, const Shape& shape);
 Status writeNpy(const std::string& path, std::span<const uint32_t> values, const Shape& shape);
 Status writeNpy(const std::string& path, std::span<const float> values, const Shape& shape);
-
-// Writes the concatenated `parts` to "PATH.tmp", then renames it to PATH, so readers never
-// see a partial file; on failure the .tmp file is removed. DataError "cannot write PATH:
-// <strerror text>".
-Status writeFileAtomically(const std::string& path, std::span<const std::string_view> parts);
 
 }  // namespace qs::data

@@ -11,6 +11,7 @@
 #include "core/data/dataset.h"
 #include "core/data/generators.h"  // formatNumber
 #include "core/data/npy_writer.h"
+#include "core/data/output_file.h"
 #include "core/embedding/block_reduce.h"
 
 namespace qs::embedding {
@@ -278,9 +279,7 @@ Result<StorageQuantization> exportStorageQuantization(const tpu::RowMatrix& tabl
                            : q->numbers.code_bits == 16 ? data::writeNpy(codes_npy, std::span<const uint16_t>(q->codes16), shape)
                                                         : data::writeNpy(codes_npy, std::span<const uint32_t>(q->codes32), shape);
     if (!written) return written.error();
-    const std::string json = paramsJson(q->numbers);
-    const std::string_view parts[] = {json};
-    if (Status s = data::writeFileAtomically(params_json, parts); !s) return s.error();
+    if (Status s = data::writeOutputFile(params_json, paramsJson(q->numbers)); !s) return s.error();
     return q->numbers;
 }
 

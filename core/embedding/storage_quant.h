@@ -45,8 +45,8 @@ Result<StorageQuantization> analyzeStorageQuantization(
 //    "dtype": "uint8", "shape": [rows, dim],
 //    "reconstruction": "value = float32(code) * quantum_f32 + lower_f32",
 //    "mse": ..., "max_abs_error": ..., "bytes_float32": ..., "bytes_codes": ...}
-// Both files are written to "<path>.tmp" and renamed, so a failure never leaves a partial
-// file. IO errors: DataError "cannot write PATH: <strerror>".
+// Each file is replaced atomically (data/output_file.h), so a failure never leaves a partial
+// file and keeps the previous one. IO errors: DataError "cannot write PATH: <strerror>".
 Result<StorageQuantization> exportStorageQuantization(
     const tpu::RowMatrix& table, const tpu::QuantizationConfig& config,
     const std::string& codes_npy, const std::string& params_json, const Exec& exec = {},

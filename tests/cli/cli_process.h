@@ -23,10 +23,8 @@ struct Run {
     QStringList errLines() const { return err.split('\n', Qt::SkipEmptyParts); }
 };
 
-inline Run runCli(const QStringList& args, const std::optional<QProcessEnvironment>& env = {}) {
-    QProcess p;
-    if (env) p.setProcessEnvironment(*env);
-    p.start(QStringLiteral(QS_CLI_PATH), args);
+// Waits (2 minutes at most) for a started process and collects what it printed.
+inline Run finish(QProcess& p) {
     Run r;
     if (!p.waitForFinished(120000)) {
         p.kill();
@@ -37,6 +35,29 @@ inline Run runCli(const QStringList& args, const std::optional<QProcessEnvironme
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+inline Run runCli(const QStringList& args, const std::optional<QProcessEnvironment>& env = {}) {
+    QProcess p;
+    if (env) p.setProcessEnvironment(*env);
+    p.start(QStringLiteral(QS_CLI_PATH), args);
+    return finish(p);
+}
+
+// Runs the CLI through /bin/sh, which first runs `shellSetup` (e.g. "trap '' XFSZ; ulimit -f 1"
+// for a file-size limit). In `args` U+FFFD stands for the byte 0xFF: QProcess passes arguments
+// as UTF-8, which cannot carry a file name that is not UTF-8, so the shell puts the byte in
+// (QFile::decodeName("case-\xff.json") is "case-\uFFFD.json").
+inline Run runCliShell(const QStringList& args, const QString& shellSetup = {}) {
+    QString script = QStringLiteral("FF=$(printf '\\377')\n") + shellSetup + QStringLiteral("\nexec \"$0\"");
+    for (QString a : args) {
+        a.replace(QLatin1Char('\''), QLatin1String("'\\''"));
+        a.replace(QChar(0xFFFD), QLatin1String("'\"$FF\"'"));
+        script += QLatin1String(" '") + a + QLatin1Char('\'');
+    }
+    QProcess p;
+    p.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), script, QStringLiteral(QS_CLI_PATH)});
+    return finish(p);
 }
 
 // Writes `text` to dir/name; returns the path ("" when it cannot be written).

@@ -2,7 +2,9 @@
 // across thread counts, cancel, errors), lookup id batches (spec syntax, uniform and Zipf
 // frequencies, weights, steps, CSV reading with its errors) and the storage quantization
 // export (code dtype, bit-exact reconstruction, the files written and their numbers).
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -510,8 +512,9 @@ private slots:
             const std::string params = dir.filePath("params.json").toStdString();
             auto s = exportStorageQuantization(*table, config, codes, params, Exec{2});
             QVERIFY2(s.ok(), s.ok() ? "" : s.error().message.c_str());
-            QVERIFY(!QFile::exists(QString::fromStdString(codes + ".tmp")));
-            QVERIFY(!QFile::exists(QString::fromStdString(params + ".tmp")));
+            // The two files and no temporary left beside them.
+            QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+                     (QStringList{QStringLiteral("codes.npy"), QStringLiteral("params.json")}));
 
             std::string header;
             const std::string data = npyData(readAll(codes), &header);
@@ -579,7 +582,9 @@ private slots:
         auto j = exportStorageQuantization(table, {4, 0.0, 1.0}, codes, dir.path().toStdString());  // a directory
         QVERIFY(!j.ok());
         QVERIFY2(j.error().message.find("cannot write " + dir.path().toStdString() + ": ") == 0, j.error().message.c_str());
-        QVERIFY(!QFile::exists(dir.path() + ".tmp"));
+        const QFileInfo asFile(dir.path());
+        QVERIFY(asFile.dir().entryList({QLatin1Char('.') + asFile.fileName() + QLatin1Char('*')},
+                                       QDir::Files | QDir::Hidden).isEmpty());
         int calls = 0;
         auto cancelled = exportStorageQuantization(table, {4, 0.0, 1.0}, codes, ok, {}, [&](double) { return ++calls < 1; });
         QCOMPARE(cancelled.error().kind, std::string("Cancelled"));

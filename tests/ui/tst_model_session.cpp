@@ -4,6 +4,7 @@
 // delivers the newest request; a background job's exception comes back as a message.
 #include <QtTest>
 
+#include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
@@ -16,6 +17,7 @@
 #include "ui/compute/latest_job.h"
 #include "ui/model/explorer_model.h"
 #include "ui/model/session.h"
+#include "tests/file_size_limit.h"
 
 using namespace qs::ui;
 
@@ -147,6 +149,31 @@ private slots:
         QVERIFY2(error.contains(expected), qPrintable(error));
         QVERIFY(!loadSession(dir.filePath(QStringLiteral("missing.qscope")), &error));
         QVERIFY(error.contains(QStringLiteral("cannot open")));
+    }
+
+    // A save that fails (a file-size limit here, a full disk for a user) says so with the
+    // file's name and keeps the session saved before byte for byte.
+    void failedSaveKeepsPreviousSession() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("keep.qscope"));
+        Session s;
+        s.data.generator = QStringLiteral("normal:n=100,seed=1");
+        QString error;
+        QVERIFY2(saveSession(path, s, &error), qPrintable(error));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray previous = f.readAll();
+        f.close();
+        s.data.generator = QStringLiteral("uniform:n=100,seed=2,") + QString(8000, QLatin1Char(' '));
+        {
+            const qs::testing::FileSizeLimit limit(previous.size() + 100);
+            QVERIFY(limit.ok());
+            QVERIFY(!saveSession(path, s, &error));
+        }
+        QCOMPARE(error, QStringLiteral("keep.qscope: cannot write: File too large"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), previous);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("keep.qscope")});
     }
 
     void computeServiceDeliversTheNewestRequest() {

@@ -5,12 +5,14 @@
 #include <QtTest>
 
 #include <QAction>
+#include <QDir>
 #include <QImage>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <qcustomplot.h>
 #include <random>
@@ -25,6 +27,7 @@
 #include "ui/views/histogram_view.h"
 #include "ui/views/stats_panel.h"
 #include "ui/views/transfer_view.h"
+#include "tests/file_size_limit.h"
 
 using namespace qs::ui;
 using ResultPtr = std::shared_ptr<const qs::analysis::ExplorerResult>;
@@ -109,6 +112,7 @@ private slots:
     void themeSwitchRecoloursThePlot();
     void exportImageHasTheAskedPixelSize();
     void exportSvgPdfAndSeriesCsv();
+    void failedExportKeepsPreviousFile();
     void handleDragEmitsOneFinishedSignal();
     void staleOverlayToggles();
 
@@ -498,6 +502,43 @@ void TstViews::exportSvgPdfAndSeriesCsv() {
     QCOMPARE(int(t.columns[1].size()), tensor_->data_hist.bins());
     view.setSeriesHidden(view.clippedBars(), true);
     QCOMPARE(view.seriesTable().header.size(), 2);  // a hidden series is not exported
+}
+
+// A write that fails (a file-size limit here, a full disk for a user) is an error naming the
+// file and the reason, and the file the export would have replaced stays as it was.
+void TstViews::failedExportKeepsPreviousFile() {
+    HistogramView view;
+    view.resize(800, 500);
+    view.setResult(tensor_);
+    QTemporaryDir dir;
+    QByteArray previous;
+    for (int i = 0; i < 2000; ++i) previous += "the user's previous file " + QByteArray::number(i) + '\n';
+    const std::pair<const char*, std::function<bool(const QString&, QString*)>> exports[] = {
+        {"h.pdf", [&](const QString& p, QString* e) { return view.exportPdf(p, 800, 500, e); }},
+        {"h.svg", [&](const QString& p, QString* e) { return view.exportSvg(p, 800, 500, e); }},
+        {"h.png", [&](const QString& p, QString* e) { return view.exportImage(p, 800, 500, 96, e); }},
+        {"h.csv", [&](const QString& p, QString* e) { return view.exportCsv(p, e); }},
+    };
+    for (const auto& [name, exportTo] : exports) {
+        const QString path = dir.filePath(QString::fromLatin1(name));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(previous) == previous.size());
+        f.close();
+        QString error;
+        bool written = false;
+        {
+            const qs::testing::FileSizeLimit limit(4096);
+            QVERIFY(limit.ok());
+            written = exportTo(path, &error);
+        }
+        QVERIFY2(!written, name);
+        QCOMPARE(error, QStringLiteral("Could not write %1: File too large").arg(path));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), previous);
+        f.close();
+        QVERIFY2(exportTo(path, &error), qPrintable(error));  // without the limit it is written
+    }
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 4);  // no temporaries
 }
 
 void TstViews::handleDragEmitsOneFinishedSignal() {

@@ -6,6 +6,7 @@
 
 #include "core/data/generator_spec.h"
 #include "core/data/load_file.h"
+#include "ui/model/native_file.h"
 
 namespace qs::ui {
 
@@ -23,7 +24,7 @@ qs::Result<DatasetPtr> DataService::loadNow(const DataSource& source,
     if (source.isFile()) {
         qs::data::LoadOptions options;
         options.progress = progress;
-        auto d = qs::data::loadDataFile(source.path.toStdString(), options);
+        auto d = qs::data::loadDataFile(nativePath(source.path), options);
         if (!d) return d.error();
         return DatasetPtr(std::make_shared<const qs::data::Dataset>(std::move(d).value()));
     }

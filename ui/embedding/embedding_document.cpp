@@ -7,6 +7,7 @@
 
 #include "ui/embedding/py_json.h"
 #include "ui/model/json_file.h"
+#include "ui/model/native_file.h"
 
 namespace qs::ui {
 
@@ -202,10 +203,6 @@ EmbeddingFeature featureFromJson(const QJsonObject& json, const QString& where, 
     return f;
 }
 
-QString resolved(const QString& path, const QDir& base) {
-    return path.isEmpty() || QFileInfo(path).isAbsolute() ? path : base.filePath(path);
-}
-
 }  // namespace
 
 EmbeddingDocument EmbeddingDocument::example() {
@@ -309,19 +306,34 @@ bool saveEmbeddingDocument(const QString& path, const EmbeddingDocument& doc, QS
     return writeJsonObjectFile(path, embeddingDocumentToJson(doc), error);
 }
 
-std::optional<EmbeddingDocument> loadEmbeddingDocument(const QString& path, QString* error) {
-    const auto json = readJsonObjectFile(path, QStringLiteral("embedding configuration"), error);
+namespace {
+// A read file's configuration; relative data paths are taken relative to `folder`, the file's.
+std::optional<EmbeddingDocument> documentOfFile(const std::optional<QJsonObject>& json, const QString& name,
+                                                const QDir& folder, QString* error) {
     if (!json) return std::nullopt;
     QString why;
     auto doc = embeddingDocumentFromJson(*json, &why);
     if (!doc) {
-        if (error) *error = QFileInfo(path).fileName() + QStringLiteral(": ") + why;
+        if (error) *error = name + QStringLiteral(": ") + why;
         return std::nullopt;
     }
-    const QDir base = QFileInfo(path).dir();
-    for (EmbeddingTable& t : doc->tables) t.data_file = resolved(t.data_file, base);
-    for (EmbeddingFeature& f : doc->features) f.ids_file = resolved(f.ids_file, base);
+    const auto resolved = [&folder](const QString& path) {
+        return path.isEmpty() || QFileInfo(path).isAbsolute() ? path : folder.filePath(path);
+    };
+    for (EmbeddingTable& t : doc->tables) t.data_file = resolved(t.data_file);
+    for (EmbeddingFeature& f : doc->features) f.ids_file = resolved(f.ids_file);
     return doc;
+}
+}  // namespace
+
+std::optional<EmbeddingDocument> loadEmbeddingDocument(const std::string& nativePath, QString* error) {
+    return documentOfFile(readJsonObjectFile(nativePath, QStringLiteral("embedding configuration"), error),
+                          displayFileName(nativePath), QFileInfo(displayPath(nativePath)).dir(), error);
+}
+
+std::optional<EmbeddingDocument> loadEmbeddingDocument(const QString& path, QString* error) {
+    return documentOfFile(readJsonObjectFile(path, QStringLiteral("embedding configuration"), error),
+                          QFileInfo(path).fileName(), QFileInfo(path).dir(), error);
 }
 
 }  // namespace qs::ui

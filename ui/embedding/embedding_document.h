@@ -13,6 +13,7 @@
 #include <QJsonValue>
 #include <QString>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace qs::ui {
@@ -114,9 +115,11 @@ QJsonObject embeddingDocumentToJson(const EmbeddingDocument& doc);
 // QuantScope reads (1)" etc.
 std::optional<EmbeddingDocument> embeddingDocumentFromJson(const QJsonObject& json, QString* error);
 
-// Written atomically (QSaveFile). Messages start with the file name. Relative data paths in
+// Written atomically (native_file.h). Messages start with the file name. Relative data paths in
 // a loaded file are taken relative to the file.
 bool saveEmbeddingDocument(const QString& path, const EmbeddingDocument& doc, QString* error);
 std::optional<EmbeddingDocument> loadEmbeddingDocument(const QString& path, QString* error);
+// The same for a file name as the system spells it (native_file.h), e.g. from the command line.
+std::optional<EmbeddingDocument> loadEmbeddingDocument(const std::string& nativePath, QString* error);
 
 }  // namespace qs::ui

@@ -6,6 +6,7 @@
 
 #include "ui/embedding/embedding_validation.h"
 #include "ui/embedding/py_json.h"
+#include "ui/model/native_file.h"
 
 namespace qs::ui {
 
@@ -71,24 +72,24 @@ Result<WorkbenchTableInputs> workbenchTableInputs(const EmbeddingDocument& doc, 
         in.default_optimizer = true;
     }
     in.source.initializer = initializerSpec(t.initializer);
-    in.source.path = t.data_file.toStdString();
+    in.source.path = nativePath(t.data_file);
     return in;
 }
 
 Result<qs::embedding::IdBatch> workbenchFeatureBatch(const EmbeddingDocument& doc, int feature,
                                                      int64_t vocabulary_size, int64_t dim,
-                                                     const QString& override_ids_file,
+                                                     const std::string& override_ids_file,
                                                      const QString& override_spec) {
     if (feature < 0 || static_cast<size_t>(feature) >= doc.features.size())
         return invalidArgument("no feature " + std::to_string(feature));
     const EmbeddingFeature& f = doc.features[static_cast<size_t>(feature)];
-    QString file = override_ids_file;
+    std::string file = override_ids_file;
     QString spec = override_spec;
-    if (file.isEmpty() && spec.isEmpty()) {
-        file = f.ids_file;
+    if (file.empty() && spec.isEmpty()) {
+        file = nativePath(f.ids_file);
         spec = f.ids;
     }
-    if (!file.isEmpty()) return qs::embedding::readIdBatchCsv(file.toStdString());
+    if (!file.empty()) return qs::embedding::readIdBatchCsv(file);
     auto parsed = qs::embedding::parseIdBatchSpec(spec.toStdString());
     if (!parsed) return parsed.error();
     if (parsed->batch_size >= 1 && parsed->ids_per_example >= 1) {  // else generateIdBatch says why

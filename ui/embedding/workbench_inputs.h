@@ -38,12 +38,13 @@ qs::embedding::InitializerSpec initializerSpec(const EmbeddingInitializer& init)
 
 // The feature's lookup batch: its CSV file when set, else its generated spec over the
 // table's vocabulary (DataError with the spec's message otherwise). `override_ids_file`
-// / `override_spec` (the CLI's --ids / --generate-ids) win over the document. A generated
-// batch the lookup at `dim` would refuse (tpu::checkLookupSize) is refused before it is
-// generated: a typo such as batch=1e8 costs nothing.
+// (a file name as the system spells it, native_file.h) / `override_spec` (the CLI's --ids /
+// --generate-ids) win over the document. A generated batch the lookup at `dim` would refuse
+// (tpu::checkLookupSize) is refused before it is generated: a typo such as batch=1e8 costs
+// nothing.
 Result<qs::embedding::IdBatch> workbenchFeatureBatch(const EmbeddingDocument& doc, int feature,
                                                      int64_t vocabulary_size, int64_t dim,
-                                                     const QString& override_ids_file = {},
+                                                     const std::string& override_ids_file = {},
                                                      const QString& override_spec = {});
 
 // The partition strategy the sharding view uses: the EmbeddingConfigSpec's

@@ -33,6 +33,7 @@
 #include "ui/embedding/views/range_suggestions_panel.h"
 #include "ui/embedding/views/sharding_view.h"
 #include "ui/embedding/views/storage_export_panel.h"
+#include "ui/model/native_file.h"
 
 namespace qs::ui {
 namespace {
@@ -491,8 +492,8 @@ void WorkbenchWindow::exportStorage(const QString& codesPath) {
         // An exception left in the future would be rethrown by result() in the slot above,
         // through the event loop: report it as the outcome instead.
         try {
-            auto r = qs::embedding::exportStorageQuantization(*table, config, codesPath.toStdString(),
-                                                              params.toStdString(), qs::Exec::allCores());
+            auto r = qs::embedding::exportStorageQuantization(*table, config, nativePath(codesPath),
+                                                              nativePath(params), qs::Exec::allCores());
             if (!r) return QString::fromStdString(r.error().kind + ": " + r.error().message);
             return QObject::tr("Exported %1 and %2: %3 % of the float32 bytes saved, reconstruction MSE %4")
                 .arg(QFileInfo(codesPath).fileName(), QFileInfo(params).fileName())

@@ -4,18 +4,15 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonParseError>
-#include <QSaveFile>
+
+#include "ui/model/native_file.h"
 
 namespace qs::ui {
 
-std::optional<QJsonObject> readJsonObjectFile(const QString& path, const QString& what, QString* error) {
-    const QString name = QFileInfo(path).fileName();
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error) *error = QStringLiteral("%1: cannot open: %2").arg(name, file.errorString());
-        return std::nullopt;
-    }
-    const QByteArray bytes = file.readAll();
+namespace {
+
+std::optional<QJsonObject> parseJsonObject(const QByteArray& bytes, const QString& name, const QString& what,
+                                           QString* error) {
     QJsonParseError parse{};
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parse);
     if (parse.error != QJsonParseError::NoError) {
@@ -31,19 +28,35 @@ std::optional<QJsonObject> readJsonObjectFile(const QString& path, const QString
     return doc.object();
 }
 
-bool writeJsonObjectFile(const QString& path, const QJsonObject& json, QString* error) {
-    QSaveFile file(path);
+}  // namespace
+
+std::optional<QJsonObject> readJsonObjectFile(const std::string& nativePath, const QString& what, QString* error) {
+    const QString name = displayFileName(nativePath);
+    QByteArray bytes;
+    QString reason;
+    if (!readFileBytes(nativePath, &bytes, &reason)) {
+        if (error) *error = QStringLiteral("%1: cannot open: %2").arg(name, reason);
+        return std::nullopt;
+    }
+    return parseJsonObject(bytes, name, what, error);
+}
+
+std::optional<QJsonObject> readJsonObjectFile(const QString& path, const QString& what, QString* error) {
+    // QFile, not the native name: lessons and examples are also read from Qt resources (":/").
     const QString name = QFileInfo(path).fileName();
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error) *error = QStringLiteral("%1: cannot write: %2").arg(name, file.errorString());
-        return false;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error) *error = QStringLiteral("%1: cannot open: %2").arg(name, file.errorString());
+        return std::nullopt;
     }
-    file.write(QJsonDocument(json).toJson(QJsonDocument::Indented));
-    if (!file.commit()) {
-        if (error) *error = QStringLiteral("%1: cannot write: %2").arg(name, file.errorString());
-        return false;
-    }
-    return true;
+    return parseJsonObject(file.readAll(), name, what, error);
+}
+
+bool writeJsonObjectFile(const QString& path, const QJsonObject& json, QString* error) {
+    QString reason;
+    if (writeFileBytes(path, QJsonDocument(json).toJson(QJsonDocument::Indented), &reason)) return true;
+    if (error) *error = QStringLiteral("%1: cannot write: %2").arg(displayFileName(nativePath(path)), reason);
+    return false;
 }
 
 }  // namespace qs::ui

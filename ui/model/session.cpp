@@ -1,11 +1,12 @@
 #include "ui/model/session.h"
 
 #include <QDir>
-#include <cmath>
 #include <QFileInfo>
+#include <cmath>
 #include <QStringList>
 
 #include "ui/model/json_file.h"
+#include "ui/model/native_file.h"
 
 namespace qs::ui {
 
@@ -191,20 +192,30 @@ bool saveSession(const QString& path, const Session& session, QString* error) {
     return writeJsonObjectFile(path, sessionToJson(session), error);
 }
 
-std::optional<Session> loadSession(const QString& path, QString* error) {
-    const auto json = readJsonObjectFile(path, QStringLiteral("session"), error);
+namespace {
+// A read file's session; a relative data path is taken relative to `folder`, the file's.
+std::optional<Session> sessionOfFile(const std::optional<QJsonObject>& json, const QString& name,
+                                     const QDir& folder, QString* error) {
     if (!json) return std::nullopt;
-    const QString name = QFileInfo(path).fileName();
     QString why;
     auto s = sessionFromJson(*json, &why);
     if (!s) {
         if (error) *error = QStringLiteral("%1: %2").arg(name, why);
         return std::nullopt;
     }
-    // A relative data path is relative to the session file.
-    if (s->data.isFile() && QFileInfo(s->data.path).isRelative())
-        s->data.path = QFileInfo(path).dir().filePath(s->data.path);
+    if (s->data.isFile() && QFileInfo(s->data.path).isRelative()) s->data.path = folder.filePath(s->data.path);
     return s;
+}
+}  // namespace
+
+std::optional<Session> loadSession(const std::string& nativePath, QString* error) {
+    return sessionOfFile(readJsonObjectFile(nativePath, QStringLiteral("session"), error),
+                         displayFileName(nativePath), QFileInfo(displayPath(nativePath)).dir(), error);
+}
+
+std::optional<Session> loadSession(const QString& path, QString* error) {
+    return sessionOfFile(readJsonObjectFile(path, QStringLiteral("session"), error), QFileInfo(path).fileName(),
+                         QFileInfo(path).dir(), error);
 }
 
 }  // namespace qs::ui

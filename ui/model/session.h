@@ -1,5 +1,6 @@
 // .qscope session files: the explorer's parameters, data source and view state as JSON
-// with a format version. Written atomically (QSaveFile: a crash never leaves half a file);
+// with a format version. Written atomically (native_file.h: a crash or a full disk never
+// leaves half a file, the previous one stays);
 // read with a message naming the file and the field for anything wrong, and a clear refusal
 // for files from a newer QuantScope.
 #pragma once
@@ -7,6 +8,7 @@
 #include <QJsonObject>
 #include <QString>
 #include <optional>
+#include <string>
 
 #include "ui/model/explorer_model.h"
 
@@ -27,6 +29,8 @@ std::optional<Session> sessionFromJson(const QJsonObject& json, QString* error);
 // File name in messages: "broken.qscope: line 3: unterminated string".
 bool saveSession(const QString& path, const Session& session, QString* error);
 std::optional<Session> loadSession(const QString& path, QString* error);
+// The same for a file name as the system spells it (native_file.h), e.g. from the command line.
+std::optional<Session> loadSession(const std::string& nativePath, QString* error);
 
 // The JSON of a QuantSpec alone (attrs with TF's names), shared with the CLI.
 QJsonObject specToJson(const qs::QuantSpec& spec);

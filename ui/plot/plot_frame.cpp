@@ -1,18 +1,12 @@
 #include "ui/plot/plot_frame.h"
 
-#include <sys/stat.h>
-
-#include <QDir>
-#include <QFileInfo>
-#include <QTemporaryFile>
-#include <filesystem>
-#include <system_error>
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <memory>
 
 #include <QAction>
+#include <QBuffer>
 #include <QClipboard>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -24,12 +18,15 @@
 #include <QImageWriter>
 #include <QMenu>
 #include <QMessageBox>
-#include <QSaveFile>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPdfWriter>
 #include <QSpinBox>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "ui/model/native_file.h"
 #include "ui/plot/presentation_scale.h"
 #include "ui/plot/range_handles.h"
 
@@ -87,17 +84,7 @@ QByteArray csvText(const CsvTable& table) {
 }
 
 bool writeCsv(const QString& path, const CsvTable& table, QString* error) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error) *error = file.errorString();
-        return false;
-    }
-    const QByteArray text = csvText(table);
-    if (file.write(text) != text.size() || !file.commit()) {
-        if (error) *error = file.errorString();
-        return false;
-    }
-    return true;
+    return exportFile(path, csvText(table), error);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -562,102 +549,113 @@ QImage PlotFrame::renderImage(int width, int height, double dpi) const {
     return image;
 }
 
-bool PlotFrame::exportImage(const QString& path, int width, int height, double dpi,
-                            QString* error) const {
+QByteArray PlotFrame::imageFormat(const QString& path) {
+    QByteArray format = QFileInfo(path).suffix().toLower().toLatin1();
+    return QImageWriter::supportedImageFormats().contains(format) ? format : QByteArray("png");
+}
+
+QByteArray PlotFrame::imageBytes(const QByteArray& format, int width, int height, double dpi,
+                                 QString* error) const {
     const QImage image = renderImage(width, height, dpi);
     if (image.isNull()) {
         if (error) *error = tr("Invalid image size %1 x %2").arg(width).arg(height);
-        return false;
-    }
-    QByteArray format = QFileInfo(path).suffix().toLower().toLatin1();
-    if (!QImageWriter::supportedImageFormats().contains(format)) format = "png";
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error) *error = file.errorString();
-        return false;
+        return {};
     }
     QImage out = image;
     if (format == "jpg" || format == "jpeg" || format == "bmp")
         out = image.convertToFormat(QImage::Format_RGB32);
-    if (!out.save(&file, format.constData()) || !file.commit()) {
-        if (error) *error = tr("Could not write %1").arg(path);
-        return false;
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!out.save(&buffer, format.constData())) {
+        if (error) *error = tr("Could not encode the image as %1").arg(QString::fromLatin1(format));
+        return {};
     }
-    return true;
+    return bytes;
 }
 
-bool PlotFrame::exportSvg(const QString& path, int width, int height, QString* error) const {
+QByteArray PlotFrame::vectorBytes(bool pdf, int width, int height, QString* error) const {
     if (width <= 0 || height <= 0) {
         width = plot_->width();
         height = plot_->height();
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error) *error = file.errorString();
-        return false;
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    std::unique_ptr<QPaintDevice> device;
+    if (pdf) {
+        // What QCustomPlot::savePdf draws (one page of width x height points), but into
+        // memory: savePdf writes the named file itself and reports success whatever the disk
+        // did, so the bytes are written and checked by the caller.
+        auto writer = std::make_unique<QPdfWriter>(&buffer);
+        writer->setCreator(QStringLiteral("QuantScope"));
+        writer->setTitle(QStringLiteral("QuantScope plot"));
+        // Fonts sized as on screen, as savePdf's QPrinter(ScreenResolution) sizes them.
+        writer->setResolution(plot_->logicalDpiX());
+        QPageLayout layout(QPageSize(QSizeF(width, height), QPageSize::Point, QString(), QPageSize::ExactMatch),
+                           QPageLayout::Portrait, QMarginsF(0, 0, 0, 0));
+        layout.setMode(QPageLayout::FullPageMode);
+        writer->setPageLayout(layout);
+        device = std::move(writer);
+    } else {
+        auto generator = std::make_unique<QSvgGenerator>();
+        generator->setOutputDevice(&buffer);
+        generator->setSize(QSize(width, height));
+        generator->setViewBox(QRect(0, 0, width, height));
+        generator->setResolution(96);
+        generator->setTitle(QStringLiteral("QuantScope"));
+        device = std::move(generator);
     }
-    QSvgGenerator generator;
-    generator.setOutputDevice(&file);
-    generator.setSize(QSize(width, height));
-    generator.setViewBox(QRect(0, 0, width, height));
-    generator.setResolution(96);
-    generator.setTitle(QStringLiteral("QuantScope"));
+
     const bool tracerShown = tracer_->visible(), readoutShown = readout_->visible();
     prepareExport();
     bool ok = false;
     {
         QCPPainter painter;
-        if (painter.begin(&generator)) {
+        if (painter.begin(device.get())) {
+            if (pdf) {  // savePdf's modes: vector, no cosmetic pens
+                painter.setMode(QCPPainter::pmVectorized);
+                painter.setMode(QCPPainter::pmNoCaching);
+                painter.setMode(QCPPainter::pmNonCosmetic);
+                painter.setWindow(0, 0, width, height);
+            }
             plot_->toPainter(&painter, width, height);
             ok = painter.end();
         }
     }
+    device.reset();  // a PDF writer finishes the file when it goes
     tracer_->setVisible(tracerShown);
     readout_->setVisible(readoutShown);
     plot_->replot();
-    if (!ok || !file.commit()) {
-        if (error) *error = tr("Could not write %1").arg(path);
-        return false;
+    if (!ok || !bytes.startsWith(pdf ? "%PDF" : "<?xml")) {
+        if (error) *error = pdf ? tr("Could not draw the plot as PDF") : tr("Could not draw the plot as SVG");
+        return {};
     }
-    return true;
+    return bytes;
+}
+
+QByteArray PlotFrame::svgBytes(int width, int height, QString* error) const {
+    return vectorBytes(false, width, height, error);
+}
+
+QByteArray PlotFrame::pdfBytes(int width, int height, QString* error) const {
+    return vectorBytes(true, width, height, error);
+}
+
+bool PlotFrame::exportImage(const QString& path, int width, int height, double dpi,
+                            QString* error) const {
+    const QByteArray bytes = imageBytes(imageFormat(path), width, height, dpi, error);
+    return !bytes.isEmpty() && exportFile(path, bytes, error);
+}
+
+bool PlotFrame::exportSvg(const QString& path, int width, int height, QString* error) const {
+    const QByteArray bytes = svgBytes(width, height, error);
+    return !bytes.isEmpty() && exportFile(path, bytes, error);
 }
 
 bool PlotFrame::exportPdf(const QString& path, int width, int height, QString* error) const {
-    // QCustomPlot::savePdf writes the named file in place: write a temporary file beside the
-    // target and rename it over the target (atomic on POSIX), so a failure never leaves half
-    // a PDF where the user's file was.
-    const QFileInfo target(path);
-    QTemporaryFile temp(target.absoluteDir().filePath(QStringLiteral(".%1.XXXXXX.pdf").arg(target.fileName())));
-    if (!temp.open()) {
-        if (error) *error = tr("Could not write %1: %2").arg(path, temp.errorString());
-        return false;
-    }
-    temp.close();  // savePdf opens it by name; QTemporaryFile removes it unless renamed
-    // QTemporaryFile creates 0600; give the PDF the permissions any new file gets.
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::chmod(QFile::encodeName(temp.fileName()).constData(), 0666 & ~mask);
-
-    const bool tracerShown = tracer_->visible(), readoutShown = readout_->visible();
-    prepareExport();
-    const bool ok = plot_->savePdf(temp.fileName(), width, height, QCP::epNoCosmetic,
-                                   QStringLiteral("QuantScope"), QStringLiteral("QuantScope plot"));
-    tracer_->setVisible(tracerShown);
-    readout_->setVisible(readoutShown);
-    plot_->replot();
-    if (!ok) {
-        if (error) *error = tr("Could not write %1").arg(path);
-        return false;
-    }
-    std::error_code ec;
-    std::filesystem::rename(QFile::encodeName(temp.fileName()).toStdString(),
-                            QFile::encodeName(target.absoluteFilePath()).toStdString(), ec);
-    if (ec) {
-        if (error) *error = tr("Could not write %1: %2").arg(path, QString::fromStdString(ec.message()));
-        return false;
-    }
-    temp.setAutoRemove(false);  // it is the target now
-    return true;
+    const QByteArray bytes = pdfBytes(width, height, error);
+    return !bytes.isEmpty() && exportFile(path, bytes, error);
 }
 
 void PlotFrame::copyToClipboard() const {

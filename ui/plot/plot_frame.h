@@ -16,6 +16,7 @@
 // their series in applySeriesStyle() and say what the CSV and the read-out are.
 #pragma once
 
+#include <QByteArray>
 #include <QHash>
 #include <QImage>
 #include <QList>
@@ -64,7 +65,8 @@ QByteArray csvText(const CsvTable& table);
 // A save dialog; a name typed without a suffix gets `.suffix` ("" when cancelled).
 QString askSavePath(QWidget* parent, const QString& title, const QString& filter, const QString& suffix);
 
-// Writes csvText atomically (QSaveFile: the old file stays until the new one is complete).
+// Writes csvText atomically (native_file.h: the old file stays until the new one is complete
+// and stays as it was when the write fails). `error`: "Could not write PATH: <reason>".
 bool writeCsv(const QString& path, const CsvTable& table, QString* error = nullptr);
 
 class PlotFrame : public QWidget {
@@ -100,10 +102,19 @@ public:
     bool exportImage(const QString& path, int width, int height, double dpi = 96,
                      QString* error = nullptr) const;
     // Vector formats at width x height points/pixels (0 = the widget's size).
+    // Every export is written atomically (native_file.h); `error` names the file and the
+    // reason ("Could not write PATH: No space left on device"), the previous file is kept.
     bool exportSvg(const QString& path, int width = 0, int height = 0,
                    QString* error = nullptr) const;
     bool exportPdf(const QString& path, int width = 0, int height = 0,
                    QString* error = nullptr) const;
+    // The bytes the exports write (empty with `error` set when drawing fails), for callers
+    // that write them to a name QString cannot hold (native_file.h).
+    static QByteArray imageFormat(const QString& path);  // by suffix: png, jpg, bmp; png otherwise
+    QByteArray imageBytes(const QByteArray& format, int width, int height, double dpi = 96,
+                          QString* error = nullptr) const;
+    QByteArray svgBytes(int width = 0, int height = 0, QString* error = nullptr) const;
+    QByteArray pdfBytes(int width = 0, int height = 0, QString* error = nullptr) const;
     // The plot as shown (widget size, screen DPI) as an image on the clipboard.
     void copyToClipboard() const;
 
@@ -189,6 +200,8 @@ private:
     void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item, QMouseEvent* event);
     void hideReadout();
     void prepareExport() const;  // hide the tracer, update range-dependent details
+    // svgBytes / pdfBytes: the plot at width x height (0: the widget's size) as SVG or PDF.
+    QByteArray vectorBytes(bool pdf, int width, int height, QString* error) const;
     void updateLegendColors();
 
     QCustomPlot* plot_ = nullptr;

@@ -8,10 +8,10 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "ui/model/native_file.h"
 #include "ui/plot/plot_frame.h"  // csvField
 #include "ui/views/view_text.h"
 
@@ -102,13 +102,7 @@ void TablePanel::refreshColors() {
 }
 
 bool TablePanel::exportCsv(const QString& path, QString* error) const {
-    QSaveFile file(path);
-    const QByteArray text = textCsv(csvTable());
-    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit()) {
-        if (error) *error = file.errorString();
-        return false;
-    }
-    return true;
+    return exportFile(path, textCsv(csvTable()), error);
 }
 
 void TablePanel::copyToClipboard() const {
