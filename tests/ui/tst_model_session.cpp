@@ -129,6 +129,26 @@ private slots:
             << QByteArray(R"({"format": "quantscope-session", "version": 1,
                               "parameters": {"axis": 1e300}})")
             << QStringLiteral("parameters.axis: must be an integer");
+        // Values the explorer's controls cannot hold: the form would show another value
+        // than the op runs with (the spin box clamps), so they are refused.
+        QTest::newRow("num_bits beyond the control")
+            << QByteArray(R"({"format": "quantscope-session", "version": 1, "parameters": {"num_bits": 1000}})")
+            << QStringLiteral("parameters.num_bits: 1000 is out of range [0, 64]");
+        QTest::newRow("axis below -1")
+            << QByteArray(R"({"format": "quantscope-session", "version": 1, "parameters": {"axis": -9}})")
+            << QStringLiteral("parameters.axis: -9 is out of range [-1, 7]");
+        QTest::newRow("ensure_minimum_range beyond the control")
+            << QByteArray(R"({"format": "quantscope-session", "version": 1, "parameters": {"ensure_minimum_range": 1e30}})")
+            << QStringLiteral("parameters.ensure_minimum_range: 1e+30 is out of range [0, 10]");
+        QTest::newRow("min_range beyond float32")
+            << QByteArray(R"({"format": "quantscope-session", "version": 1, "parameters": {"min_range": -1e39}})")
+            << QStringLiteral("parameters.min_range: -1e+39 is out of range [-1e+09, 1e+09]");
+        QTest::newRow("negative channel")
+            << QByteArray(R"({"format": "quantscope-session", "version": 1, "view": {"channel": -7}})")
+            << QStringLiteral("view.channel: -7 is out of range [0, 2147483647]");
+        QTest::newRow("negative tab")
+            << QByteArray(R"({"format": "quantscope-session", "version": 1, "view": {"tab": -2}})")
+            << QStringLiteral("view.tab: -2 is out of range [0, 2147483647]");
     }
     void brokenSessionsAreRefusedWithReasons() {
         QFETCH(QByteArray, content);

@@ -12,6 +12,19 @@
 
 namespace qs::ui {
 
+// The values the explorer's controls can hold (ParameterPanel's ranges). Sessions and
+// lessons outside them are refused with the field's name, so the form always shows the
+// values the op runs with. Wider than TF accepts where TF's own error is worth showing
+// (num_bits 0 or 64, num_buckets 0).
+namespace limits {
+inline constexpr int kMinNumBits = 0, kMaxNumBits = 64;
+inline constexpr int kMinAxis = -1, kMaxAxis = 7;
+inline constexpr int kMinNumBuckets = 0, kMaxNumBuckets = 2147483647;
+inline constexpr double kMaxEnsureMinimumRange = 10;
+inline constexpr double kMaxRangeMagnitude = 1e9;  // min_range / max_range
+inline constexpr int kMaxChannel = 2147483647;
+}  // namespace limits
+
 // Where the samples come from: a generator spec ("normal:n=100000,seed=1", the CLI's
 // syntax) or a data file, which wins when set.
 struct DataSource {
