@@ -392,8 +392,7 @@ bool MainWindow::openSession(const QString& path, QString* errorOut) {
         if (isVisible()) QMessageBox::warning(this, tr("Open session"), error);
         return false;
     }
-    model_->reset(session->spec, session->data, session->view);
-    applyTheme(session->view.dark);
+    applySession(*session);
     sessionPath_ = path;
     addRecent(path);
     updateTitle();
@@ -430,9 +429,17 @@ bool MainWindow::restoreLastSession() {
         statusLabel_->setText(tr("The last session could not be restored: %1").arg(error));
         return false;
     }
-    model_->reset(session->spec, session->data, session->view);
-    applyTheme(session->view.dark);
+    applySession(*session);
     return true;
+}
+
+void MainWindow::applySession(const Session& session) {
+    ViewState view = session.view;
+    // A tab this window does not have (a session from a build with more tabs) shows the
+    // first one; the model must not keep an index the tab widget ignored.
+    if (view.tab < 0 || view.tab >= tabs_->count()) view.tab = 0;
+    model_->reset(session.spec, session.data, view);
+    applyTheme(view.dark);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -205,6 +205,7 @@ private slots:
     void dataFilesAndABrokenFile();
     void sessionSaveAndReopen();
     void brokenAndNewerSessionsChangeNothing();
+    void sessionWithAnUnknownTabShowsTheFirst();
     void recentFilesAndLastSession();
     void exportEachView();
     void transferCsvMatchesTheCore();
@@ -1155,6 +1156,23 @@ void TstMainWindow::brokenAndNewerSessionsChangeNothing() {
     const QList<QAction*> recent = recentMenu()->actions();
     QCOMPARE(recent.size(), 1);
     QCOMPARE(recent.first()->text(), QStringLiteral("good.qscope"));
+}
+
+// A tab index this window does not have (found by tst_monkey): the model used to keep it
+// while the tab widget ignored it, so the window showed one tab and saved another.
+void TstMainWindow::sessionWithAnUnknownTabShowsTheFirst() {
+    w_->tabs()->setCurrentIndex(2);
+    QJsonObject json = sessionToJson(w_->currentSession());
+    QJsonObject view = json["view"].toObject();
+    view["tab"] = 99;
+    json["view"] = view;
+    const QString path = dir_->filePath(QStringLiteral("tab99.qscope"));
+    QVERIFY(writeText(path, QJsonDocument(json).toJson()));
+    QVERIFY(w_->openSession(path));
+    QCOMPARE(w_->tabs()->currentIndex(), 0);
+    QCOMPARE(model_->viewState().tab, 0);
+    QCOMPARE(w_->currentSession().view.tab, 0);
+    QVERIFY(settle());
 }
 
 void TstMainWindow::recentFilesAndLastSession() {
