@@ -194,6 +194,7 @@ private slots:
     void qdqControls();
     void tpuNumBuckets();
     void rangeSpinsMoveClipLinesAndHandles();
+    void rangeSpinShowsTheFloatInUse();
     void ensureMinimumRangeSpin();
     void fromDataButtonAndShortcut();
     void axisAndChannelRanges();
@@ -659,6 +660,21 @@ void TstMainWindow::rangeSpinsMoveClipLinesAndHandles() {
     QCOMPARE(w_->histogramView()->rangeHandles()->max(), 1.0);
     QVERIFY(r->clipped_below + r->clipped_above > 5000);  // a third of N(0,1) lies outside ±1
     QCOMPARE(model_->undoStack()->count(), 2);
+}
+
+// The range is float32. Found by tst_monkey: stepping max_range down from 1e9 showed
+// 999999999.9 while the op kept 1e9 (the nearest float, unchanged, so no refresh came).
+void TstMainWindow::rangeSpinShowsTheFloatInUse() {
+    CHECK(typeInto("maxRangeSpin", QStringLiteral("1000000000")));
+    QCOMPARE(model_->maxRange(), 1e9f);
+    auto* spin = child<QDoubleSpinBox>("maxRangeSpin");
+    QTest::keyClick(spin, Qt::Key_Down);  // 999999999.9: the same float
+    QCOMPARE(model_->maxRange(), 1e9f);
+    QCOMPARE(spin->value(), 1e9);
+    CHECK(typeInto("maxRangeSpin", QStringLiteral("16777217")));  // float32: 16777216
+    QCOMPARE(model_->maxRange(), 16777216.0f);
+    QCOMPARE(spin->value(), 16777216.0);
+    QVERIFY(settle());
 }
 
 void TstMainWindow::ensureMinimumRangeSpin() {

@@ -230,12 +230,21 @@ void ParameterPanel::connectWidgetsToModel() {
     connect(numBitsSpin_, &QSpinBox::valueChanged, model_, &ExplorerModel::setNumBits);
     connect(numBucketsSpin_, &QSpinBox::valueChanged, model_, &ExplorerModel::setNumBuckets);
     connect(axisSpin_, &QSpinBox::valueChanged, model_, &ExplorerModel::setAxis);
-    connect(ensureMinimumRangeSpin_, &QDoubleSpinBox::valueChanged, this,
-            [this](double v) { model_->setEnsureMinimumRange(static_cast<float>(v)); });
-    connect(minRangeSpin_, &QDoubleSpinBox::valueChanged, this,
-            [this](double v) { model_->setMinRange(static_cast<float>(v)); });
-    connect(maxRangeSpin_, &QDoubleSpinBox::valueChanged, this,
-            [this](double v) { model_->setMaxRange(static_cast<float>(v)); });
+    // The model holds float32. A typed value the float cannot hold (999999999.9) becomes
+    // the nearest float; when that float is the value already in use nothing changes and
+    // no specChanged comes, so the form is refreshed here to show the value in use.
+    connect(ensureMinimumRangeSpin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        model_->setEnsureMinimumRange(static_cast<float>(v));
+        refreshFromModel();
+    });
+    connect(minRangeSpin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        model_->setMinRange(static_cast<float>(v));
+        refreshFromModel();
+    });
+    connect(maxRangeSpin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        model_->setMaxRange(static_cast<float>(v));
+        refreshFromModel();
+    });
     connect(fromDataButton_, &QPushButton::clicked, this,
             &ParameterPanel::rangeFromDataRequested);
     connect(channelSpin_, &QSpinBox::valueChanged, this, [this](int channel) {
