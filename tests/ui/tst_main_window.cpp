@@ -197,6 +197,7 @@ private slots:
     void rangeSpinShowsTheFloatInUse();
     void ensureMinimumRangeSpin();
     void fromDataButtonAndShortcut();
+    void fromDataBeyondTypedRanges();
     void axisAndChannelRanges();
     void invalidParameters_data();
     void invalidParameters();
@@ -713,6 +714,23 @@ void TstMainWindow::fromDataButtonAndShortcut() {
     QTest::keyClick(w_.get(), Qt::Key_R, Qt::ControlModifier);
     QCOMPARE(model_->maxRange(), before->data_max);
     QCOMPARE(model_->undoStack()->count(), 3);
+    QVERIFY(settle());
+}
+
+// Found by tst_monkey: data around -1e10 (a generator with mean -1e10), then "From data":
+// the spin boxes (then limited to ±1e9) showed a clamped range and the session written
+// could not be read back. The range fields take any finite float32.
+void TstMainWindow::fromDataBeyondTypedRanges() {
+    model_->setDataSource(DataSource{QStringLiteral("normal:n=1000,seed=2,mean=-1e10,std=1e8"), QString()});
+    QVERIFY(settle());
+    QTest::mouseClick(child<QPushButton>("fromDataButton"), Qt::LeftButton);
+    QVERIFY(model_->minRange() < -1e10f);
+    QCOMPARE(float(child<QDoubleSpinBox>("minRangeSpin")->value()), model_->minRange());
+    QCOMPARE(float(child<QDoubleSpinBox>("maxRangeSpin")->value()), model_->maxRange());
+    const QString path = dir_->filePath(QStringLiteral("far.qscope"));
+    QVERIFY(w_->saveSessionAs(path));
+    QString error;
+    QVERIFY2(loadSession(path, &error), qPrintable(error));
     QVERIFY(settle());
 }
 

@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
+#include <limits>
 
 #include "core/analysis/quant_spec.h"
 
@@ -21,7 +22,9 @@ inline constexpr int kMinNumBits = 0, kMaxNumBits = 64;
 inline constexpr int kMinAxis = -1, kMaxAxis = 7;
 inline constexpr int kMinNumBuckets = 0, kMaxNumBuckets = 2147483647;
 inline constexpr double kMaxEnsureMinimumRange = 10;
-inline constexpr double kMaxRangeMagnitude = 1e9;  // min_range / max_range
+// min_range / max_range: any finite float32. "From data" and the range handles can set
+// ranges far beyond what one types (data of magnitude 1e10), and the form must show them.
+inline constexpr double kMaxRangeMagnitude = std::numeric_limits<float>::max();
 inline constexpr int kMaxChannel = 2147483647;
 }  // namespace limits
 
