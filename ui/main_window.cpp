@@ -85,7 +85,15 @@ MainWindow::MainWindow(ExplorerModel* model, QWidget* parent)
     dataService_->load(model_->dataSource());
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // Hide this window and its own windows (floating docks, the workbench) while all of it
+    // is alive. Hiding a spin box commits its pending text (QAbstractSpinBox::hideEvent);
+    // left to QWidget's destructor, a floating dock hides when it is deleted, after the
+    // services, and its edit reached this half-destroyed window and the freed DataService.
+    for (QWidget* w : findChildren<QWidget*>())
+        if (w->isWindow()) w->hide();
+    hide();
+}
 
 void MainWindow::createDocks() {
     auto dock = [this](const QString& title, const char* name, QWidget* w, Qt::DockWidgetArea a) {

@@ -209,6 +209,7 @@ private slots:
     void brokenAndNewerSessionsChangeNothing();
     void sessionWithAnUnknownTabShowsTheFirst();
     void recentFilesAndLastSession();
+    void closingWithAFloatingDockAndPendingText();
     void exportEachView();
     void transferCsvMatchesTheCore();
     void statisticsCsv();
@@ -1263,6 +1264,34 @@ void TstMainWindow::recentFilesAndLastSession() {
     // No autosave: nothing to restore.
     QVERIFY(QFile::remove(MainWindow::lastSessionPath()));
     QVERIFY(!w_->restoreLastSession());
+}
+
+// Found by tst_monkey (AddressSanitizer: heap-use-after-free): the Data dock floating, a
+// sample count typed but not committed, the window deleted. The floating dock hides when
+// deleted, the spin box commits, and the model's change reached the window's DataService,
+// deleted before the docks. The edit must arrive while the window is whole.
+void TstMainWindow::closingWithAFloatingDockAndPendingText() {
+    auto* dock = w_->findChild<QDockWidget*>(QStringLiteral("dataDock"));
+    dock->setFloating(true);
+    dock->show();
+    QVERIFY(QTest::qWaitForWindowExposed(dock));
+    auto* count = child<QSpinBox>("countSpin");
+    count->setFocus();
+    count->selectAll();
+    QTest::keyClicks(count, QStringLiteral("1234"));  // no Enter: pending
+    QCOMPARE(model_->dataSource().generator, kSmallData);
+    QPointer<DataService> service = w_->dataService();
+    bool reachedDeletedService = false, committed = false;
+    const auto watch = connect(model_.get(), &ExplorerModel::dataSourceChanged, this, [&] {
+        committed = true;
+        reachedDeletedService = reachedDeletedService || service.isNull();
+    });
+    firstShown_.reset();
+    w_.reset();
+    disconnect(watch);
+    QVERIFY(committed);
+    QVERIFY(model_->dataSource().generator.startsWith(QLatin1String("normal:n=1234,")));
+    QVERIFY(!reachedDeletedService);
 }
 
 // ---------------------------------------------------------------------------------------
