@@ -63,6 +63,23 @@ private slots:
         QCOMPARE(m.roundMode(), qs::RoundMode::HalfAwayFromZero);
         QCOMPARE(m.undoStack()->count(), 2);
     }
+    // Found by tst_monkey: a range handle dragged on a plot zoomed far out, or "From data"
+    // on data holding inf, gave the model an infinite range, which the spin boxes cannot
+    // show and a session cannot store (JSON has no inf: the saved file did not reopen).
+    void rangeInputsStayFinite() {
+        ExplorerModel m;
+        const float inf = std::numeric_limits<float>::infinity(), big = std::numeric_limits<float>::max();
+        m.setRange(-inf, inf);
+        QCOMPARE(m.minRange(), -big);
+        QCOMPARE(m.maxRange(), big);
+        m.setMaxRange(std::numeric_limits<float>::quiet_NaN());
+        QCOMPARE(m.maxRange(), big);
+        QCOMPARE(m.undoStack()->count(), 1);
+        const QJsonObject json = sessionToJson(Session{m.spec(), m.dataSource(), m.viewState()});
+        QString error;
+        QVERIFY2(sessionFromJson(QJsonDocument::fromJson(QJsonDocument(json).toJson()).object(), &error), qPrintable(error));
+    }
+
     void dataSourceIsUndoable() {
         ExplorerModel m;
         QSignalSpy data(&m, &ExplorerModel::dataSourceChanged);

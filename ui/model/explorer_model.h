@@ -66,9 +66,10 @@ public:
     float maxRange() const { return spec_.max_range; }
 
     // Every parameter edit: pushes an undoable command named `what` when `next` differs.
+    // The range inputs are kept finite (see limits::kMaxRangeMagnitude).
     // Edits inside one gesture (beginGesture … endGesture, e.g. dragging a range handle)
     // merge into a single undo step.
-    void editSpec(const qs::QuantSpec& next, const QString& what);
+    void editSpec(const qs::QuantSpec& requested, const QString& what);
     void beginGesture();
     void endGesture();
 
