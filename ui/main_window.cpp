@@ -85,7 +85,15 @@ MainWindow::MainWindow(ExplorerModel* model, QWidget* parent)
     dataService_->load(model_->dataSource());
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // Hide this window and its own windows (floating docks, the workbench) while all of it
+    // is alive. Hiding a spin box commits its pending text (QAbstractSpinBox::hideEvent);
+    // left to QWidget's destructor, a floating dock hides when it is deleted, after the
+    // services, and its edit reached this half-destroyed window and the freed DataService.
+    for (QWidget* w : findChildren<QWidget*>())
+        if (w->isWindow()) w->hide();
+    hide();
+}
 
 void MainWindow::createDocks() {
     auto dock = [this](const QString& title, const char* name, QWidget* w, Qt::DockWidgetArea a) {
@@ -392,8 +400,7 @@ bool MainWindow::openSession(const QString& path, QString* errorOut) {
         if (isVisible()) QMessageBox::warning(this, tr("Open session"), error);
         return false;
     }
-    model_->reset(session->spec, session->data, session->view);
-    applyTheme(session->view.dark);
+    applySession(*session);
     sessionPath_ = path;
     addRecent(path);
     updateTitle();
@@ -430,9 +437,17 @@ bool MainWindow::restoreLastSession() {
         statusLabel_->setText(tr("The last session could not be restored: %1").arg(error));
         return false;
     }
-    model_->reset(session->spec, session->data, session->view);
-    applyTheme(session->view.dark);
+    applySession(*session);
     return true;
+}
+
+void MainWindow::applySession(const Session& session) {
+    ViewState view = session.view;
+    // A tab this window does not have (a session from a build with more tabs) shows the
+    // first one; the model must not keep an index the tab widget ignored.
+    if (view.tab < 0 || view.tab >= tabs_->count()) view.tab = 0;
+    model_->reset(session.spec, session.data, view);
+    applyTheme(view.dark);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

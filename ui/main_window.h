@@ -83,6 +83,7 @@ private:
     void createStatusBar();
     void connectServices();
     void requestCompute();
+    void applySession(const Session& session);  // the model and the theme from a session
     void showResult(ExplorerResultPtr result, quint64 serial, double ms);
     void showFailure(const QString& kind, const QString& message);
     void onRangeDragged(float min, float max, bool finished);

@@ -194,8 +194,10 @@ private slots:
     void qdqControls();
     void tpuNumBuckets();
     void rangeSpinsMoveClipLinesAndHandles();
+    void rangeSpinShowsTheFloatInUse();
     void ensureMinimumRangeSpin();
     void fromDataButtonAndShortcut();
+    void fromDataBeyondTypedRanges();
     void axisAndChannelRanges();
     void invalidParameters_data();
     void invalidParameters();
@@ -205,7 +207,9 @@ private slots:
     void dataFilesAndABrokenFile();
     void sessionSaveAndReopen();
     void brokenAndNewerSessionsChangeNothing();
+    void sessionWithAnUnknownTabShowsTheFirst();
     void recentFilesAndLastSession();
+    void closingWithAFloatingDockAndPendingText();
     void exportEachView();
     void transferCsvMatchesTheCore();
     void statisticsCsv();
@@ -660,6 +664,21 @@ void TstMainWindow::rangeSpinsMoveClipLinesAndHandles() {
     QCOMPARE(model_->undoStack()->count(), 2);
 }
 
+// The range is float32. Found by tst_monkey: stepping max_range down from 1e9 showed
+// 999999999.9 while the op kept 1e9 (the nearest float, unchanged, so no refresh came).
+void TstMainWindow::rangeSpinShowsTheFloatInUse() {
+    CHECK(typeInto("maxRangeSpin", QStringLiteral("1000000000")));
+    QCOMPARE(model_->maxRange(), 1e9f);
+    auto* spin = child<QDoubleSpinBox>("maxRangeSpin");
+    QTest::keyClick(spin, Qt::Key_Down);  // 999999999.9: the same float
+    QCOMPARE(model_->maxRange(), 1e9f);
+    QCOMPARE(spin->value(), 1e9);
+    CHECK(typeInto("maxRangeSpin", QStringLiteral("16777217")));  // float32: 16777216
+    QCOMPARE(model_->maxRange(), 16777216.0f);
+    QCOMPARE(spin->value(), 16777216.0);
+    QVERIFY(settle());
+}
+
 void TstMainWindow::ensureMinimumRangeSpin() {
     CHECK(typeInto("minRangeSpin", QStringLiteral("-0.001")));
     CHECK(typeInto("maxRangeSpin", QStringLiteral("0.001")));
@@ -696,6 +715,23 @@ void TstMainWindow::fromDataButtonAndShortcut() {
     QTest::keyClick(w_.get(), Qt::Key_R, Qt::ControlModifier);
     QCOMPARE(model_->maxRange(), before->data_max);
     QCOMPARE(model_->undoStack()->count(), 3);
+    QVERIFY(settle());
+}
+
+// Found by tst_monkey: data around -1e10 (a generator with mean -1e10), then "From data":
+// the spin boxes (then limited to ±1e9) showed a clamped range and the session written
+// could not be read back. The range fields take any finite float32.
+void TstMainWindow::fromDataBeyondTypedRanges() {
+    model_->setDataSource(DataSource{QStringLiteral("normal:n=1000,seed=2,mean=-1e10,std=1e8"), QString()});
+    QVERIFY(settle());
+    QTest::mouseClick(child<QPushButton>("fromDataButton"), Qt::LeftButton);
+    QVERIFY(model_->minRange() < -1e10f);
+    QCOMPARE(float(child<QDoubleSpinBox>("minRangeSpin")->value()), model_->minRange());
+    QCOMPARE(float(child<QDoubleSpinBox>("maxRangeSpin")->value()), model_->maxRange());
+    const QString path = dir_->filePath(QStringLiteral("far.qscope"));
+    QVERIFY(w_->saveSessionAs(path));
+    QString error;
+    QVERIFY2(loadSession(path, &error), qPrintable(error));
     QVERIFY(settle());
 }
 
@@ -1157,6 +1193,23 @@ void TstMainWindow::brokenAndNewerSessionsChangeNothing() {
     QCOMPARE(recent.first()->text(), QStringLiteral("good.qscope"));
 }
 
+// A tab index this window does not have (found by tst_monkey): the model used to keep it
+// while the tab widget ignored it, so the window showed one tab and saved another.
+void TstMainWindow::sessionWithAnUnknownTabShowsTheFirst() {
+    w_->tabs()->setCurrentIndex(2);
+    QJsonObject json = sessionToJson(w_->currentSession());
+    QJsonObject view = json["view"].toObject();
+    view["tab"] = 99;
+    json["view"] = view;
+    const QString path = dir_->filePath(QStringLiteral("tab99.qscope"));
+    QVERIFY(writeText(path, QJsonDocument(json).toJson()));
+    QVERIFY(w_->openSession(path));
+    QCOMPARE(w_->tabs()->currentIndex(), 0);
+    QCOMPARE(model_->viewState().tab, 0);
+    QCOMPARE(w_->currentSession().view.tab, 0);
+    QVERIFY(settle());
+}
+
 void TstMainWindow::recentFilesAndLastSession() {
     QMenu* recent = recentMenu();
     QVERIFY(recent);
@@ -1211,6 +1264,34 @@ void TstMainWindow::recentFilesAndLastSession() {
     // No autosave: nothing to restore.
     QVERIFY(QFile::remove(MainWindow::lastSessionPath()));
     QVERIFY(!w_->restoreLastSession());
+}
+
+// Found by tst_monkey (AddressSanitizer: heap-use-after-free): the Data dock floating, a
+// sample count typed but not committed, the window deleted. The floating dock hides when
+// deleted, the spin box commits, and the model's change reached the window's DataService,
+// deleted before the docks. The edit must arrive while the window is whole.
+void TstMainWindow::closingWithAFloatingDockAndPendingText() {
+    auto* dock = w_->findChild<QDockWidget*>(QStringLiteral("dataDock"));
+    dock->setFloating(true);
+    dock->show();
+    QVERIFY(QTest::qWaitForWindowExposed(dock));
+    auto* count = child<QSpinBox>("countSpin");
+    count->setFocus();
+    count->selectAll();
+    QTest::keyClicks(count, QStringLiteral("1234"));  // no Enter: pending
+    QCOMPARE(model_->dataSource().generator, kSmallData);
+    QPointer<DataService> service = w_->dataService();
+    bool reachedDeletedService = false, committed = false;
+    const auto watch = connect(model_.get(), &ExplorerModel::dataSourceChanged, this, [&] {
+        committed = true;
+        reachedDeletedService = reachedDeletedService || service.isNull();
+    });
+    firstShown_.reset();
+    w_.reset();
+    disconnect(watch);
+    QVERIFY(committed);
+    QVERIFY(model_->dataSource().generator.startsWith(QLatin1String("normal:n=1234,")));
+    QVERIFY(!reachedDeletedService);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -68,6 +68,23 @@ private slots:
         QCOMPARE(m.roundMode(), qs::RoundMode::HalfAwayFromZero);
         QCOMPARE(m.undoStack()->count(), 2);
     }
+    // Found by tst_monkey: a range handle dragged on a plot zoomed far out, or "From data"
+    // on data holding inf, gave the model an infinite range, which the spin boxes cannot
+    // show and a session cannot store (JSON has no inf: the saved file did not reopen).
+    void rangeInputsStayFinite() {
+        ExplorerModel m;
+        const float inf = std::numeric_limits<float>::infinity(), big = std::numeric_limits<float>::max();
+        m.setRange(-inf, inf);
+        QCOMPARE(m.minRange(), -big);
+        QCOMPARE(m.maxRange(), big);
+        m.setMaxRange(std::numeric_limits<float>::quiet_NaN());
+        QCOMPARE(m.maxRange(), big);
+        QCOMPARE(m.undoStack()->count(), 1);
+        const QJsonObject json = sessionToJson(Session{m.spec(), m.dataSource(), m.viewState()});
+        QString error;
+        QVERIFY2(sessionFromJson(QJsonDocument::fromJson(QJsonDocument(json).toJson()).object(), &error), qPrintable(error));
+    }
+
     void dataSourceIsUndoable() {
         ExplorerModel m;
         QSignalSpy data(&m, &ExplorerModel::dataSourceChanged);
@@ -134,6 +151,26 @@ private slots:
             << QByteArray(R"({"format": "quantscope-session", "version": 1,
                               "parameters": {"axis": 1e300}})")
             << QStringLiteral("parameters.axis: must be an integer");
+        // Values the explorer's controls cannot hold: the form would show another value
+        // than the op runs with (the spin box clamps), so they are refused.
+        QTest::newRow("num_bits beyond the control")
+            << QByteArray(R"({"format": "quantscope-session", "version": 1, "parameters": {"num_bits": 1000}})")
+            << QStringLiteral("parameters.num_bits: 1000 is out of range [0, 64]");
+        QTest::newRow("axis below -1")
+            << QByteArray(R"({"format": "quantscope-session", "version": 1, "parameters": {"axis": -9}})")
+            << QStringLiteral("parameters.axis: -9 is out of range [-1, 7]");
+        QTest::newRow("ensure_minimum_range beyond the control")
+            << QByteArray(R"({"format": "quantscope-session", "version": 1, "parameters": {"ensure_minimum_range": 1e30}})")
+            << QStringLiteral("parameters.ensure_minimum_range: 1e+30 is out of range [0, 10]");
+        QTest::newRow("min_range beyond float32")
+            << QByteArray(R"({"format": "quantscope-session", "version": 1, "parameters": {"min_range": -1e39}})")
+            << QStringLiteral("parameters.min_range: -1e+39 is out of range [-3.4028234663852886e+38, 3.4028234663852886e+38]");
+        QTest::newRow("negative channel")
+            << QByteArray(R"({"format": "quantscope-session", "version": 1, "view": {"channel": -7}})")
+            << QStringLiteral("view.channel: -7 is out of range [0, 2147483647]");
+        QTest::newRow("negative tab")
+            << QByteArray(R"({"format": "quantscope-session", "version": 1, "view": {"tab": -2}})")
+            << QStringLiteral("view.tab: -2 is out of range [0, 2147483647]");
     }
     void brokenSessionsAreRefusedWithReasons() {
         QFETCH(QByteArray, content);

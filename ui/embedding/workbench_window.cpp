@@ -75,7 +75,12 @@ WorkbenchWindow::WorkbenchWindow(QWidget* parent)
     scheduleRefresh();
 }
 
-WorkbenchWindow::~WorkbenchWindow() = default;
+WorkbenchWindow::~WorkbenchWindow() {
+    // As MainWindow: hidden while alive, so editors that commit on hide reach a whole model.
+    for (QWidget* w : findChildren<QWidget*>())
+        if (w->isWindow()) w->hide();
+    hide();
+}
 
 void WorkbenchWindow::createTabs() {
     tabs_ = new QTabWidget;

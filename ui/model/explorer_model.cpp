@@ -1,6 +1,9 @@
 #include "ui/model/explorer_model.h"
 
 #include <QUndoCommand>
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace qs::ui {
 
@@ -47,7 +50,23 @@ ExplorerModel::ExplorerModel(QObject* parent) : QObject(parent) {
     spec_.round_mode = qs::defaultRoundMode(spec_.op);
 }
 
-void ExplorerModel::editSpec(const qs::QuantSpec& next, const QString& what) {
+namespace {
+
+// A range input as the form can show it and a session can store it: a finite float32.
+// Infinities (a handle dragged past the float range, "From data" on data holding inf)
+// become the largest float; NaN keeps the value in use.
+float finiteRangeValue(float requested, float current) {
+    if (std::isnan(requested)) return current;
+    const float big = std::numeric_limits<float>::max();
+    return std::clamp(requested, -big, big);
+}
+
+}  // namespace
+
+void ExplorerModel::editSpec(const qs::QuantSpec& requested, const QString& what) {
+    qs::QuantSpec next = requested;
+    next.min_range = finiteRangeValue(requested.min_range, spec_.min_range);
+    next.max_range = finiteRangeValue(requested.max_range, spec_.max_range);
     if (next == spec_) return;
     undo_.push(new SetSpecCommand(this, spec_, next, what, gesture_));
 }

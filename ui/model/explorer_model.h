@@ -7,10 +7,26 @@
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
+#include <limits>
 
 #include "core/analysis/quant_spec.h"
 
 namespace qs::ui {
+
+// The values the explorer's controls can hold (ParameterPanel's ranges). Sessions and
+// lessons outside them are refused with the field's name, so the form always shows the
+// values the op runs with. Wider than TF accepts where TF's own error is worth showing
+// (num_bits 0 or 64, num_buckets 0).
+namespace limits {
+inline constexpr int kMinNumBits = 0, kMaxNumBits = 64;
+inline constexpr int kMinAxis = -1, kMaxAxis = 7;
+inline constexpr int kMinNumBuckets = 0, kMaxNumBuckets = 2147483647;
+inline constexpr double kMaxEnsureMinimumRange = 10;
+// min_range / max_range: any finite float32. "From data" and the range handles can set
+// ranges far beyond what one types (data of magnitude 1e10), and the form must show them.
+inline constexpr double kMaxRangeMagnitude = std::numeric_limits<float>::max();
+inline constexpr int kMaxChannel = 2147483647;
+}  // namespace limits
 
 // Where the samples come from: a generator spec ("normal:n=100000,seed=1", the CLI's
 // syntax) or a data file, which wins when set.
@@ -50,9 +66,10 @@ public:
     float maxRange() const { return spec_.max_range; }
 
     // Every parameter edit: pushes an undoable command named `what` when `next` differs.
+    // The range inputs are kept finite (see limits::kMaxRangeMagnitude).
     // Edits inside one gesture (beginGesture … endGesture, e.g. dragging a range handle)
     // merge into a single undo step.
-    void editSpec(const qs::QuantSpec& next, const QString& what);
+    void editSpec(const qs::QuantSpec& requested, const QString& what);
     void beginGesture();
     void endGesture();
 

@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QLocale>
 #include <cmath>
 #include <QStringList>
 
@@ -42,6 +43,15 @@ public:
             return fail(key, QStringLiteral("is out of range")), def;
         return static_cast<qint64>(d);
     }
+    // The same within [lo, hi] (the values the explorer's controls can hold).
+    qint64 integer(const char* key, qint64 def, qint64 lo, qint64 hi) {
+        const qint64 v = integer(key, def);
+        return inRange(key, double(v), double(lo), double(hi)) ? v : def;
+    }
+    double number(const char* key, double def, double lo, double hi) {
+        const double v = number(key, def);
+        return inRange(key, v, lo, hi) ? v : def;
+    }
     QString string(const char* key, const QString& def) {
         const QJsonValue v = o_.value(QLatin1String(key));
         if (v.isUndefined()) return def;
@@ -60,6 +70,12 @@ public:
         }
         fail(key, QStringLiteral("'%1' is not one of %2").arg(s, valid.join(QStringLiteral(", "))));
         return def;
+    }
+    bool inRange(const char* key, double v, double lo, double hi) {
+        if (v >= lo && v <= hi) return true;
+        const auto text = [](double x) { return QString::number(x, 'g', QLocale::FloatingPointShortest); };
+        fail(key, QStringLiteral("%1 is out of range [%2, %3]").arg(text(v), text(lo), text(hi)));
+        return false;
     }
     void fail(const char* key, const QString& problem) {
         if (ok_ && error_) *error_ = QStringLiteral("%1.%2: %3").arg(where_, QLatin1String(key), problem);
@@ -123,14 +139,15 @@ std::optional<qs::QuantSpec> specFromJson(const QJsonObject& json, QString* erro
     s.mode = r.choice("mode", s.mode, kModes);
     s.round_mode = r.choice("round_mode", defaultRoundMode(s.op), kRoundModes);
     s.narrow_range = r.boolean("narrow_range", s.narrow_range);
-    s.axis = r.integer("axis", s.axis);
-    s.ensure_minimum_range = static_cast<float>(r.number("ensure_minimum_range", s.ensure_minimum_range));
+    s.axis = r.integer("axis", s.axis, limits::kMinAxis, limits::kMaxAxis);
+    s.ensure_minimum_range = static_cast<float>(
+        r.number("ensure_minimum_range", s.ensure_minimum_range, 0.0, limits::kMaxEnsureMinimumRange));
     s.signed_input = r.boolean("signed_input", s.signed_input);
-    s.num_bits = r.integer("num_bits", s.num_bits);
+    s.num_bits = r.integer("num_bits", s.num_bits, limits::kMinNumBits, limits::kMaxNumBits);
     s.range_given = r.boolean("range_given", s.range_given);
-    s.num_buckets = r.integer("num_buckets", s.num_buckets);
-    s.min_range = static_cast<float>(r.number("min_range", s.min_range));
-    s.max_range = static_cast<float>(r.number("max_range", s.max_range));
+    s.num_buckets = r.integer("num_buckets", s.num_buckets, limits::kMinNumBuckets, limits::kMaxNumBuckets);
+    s.min_range = static_cast<float>(r.number("min_range", s.min_range, -limits::kMaxRangeMagnitude, limits::kMaxRangeMagnitude));
+    s.max_range = static_cast<float>(r.number("max_range", s.max_range, -limits::kMaxRangeMagnitude, limits::kMaxRangeMagnitude));
     s.range_source = r.choice("range_source", s.range_source, kRangeSources);
     if (!r.ok()) return std::nullopt;
     return s;
@@ -180,10 +197,10 @@ std::optional<Session> sessionFromJson(const QJsonObject& json, QString* error) 
     s.data.generator = data.string("generator", s.data.generator);
     s.data.path = data.string("file", QString());
     FieldReader view(json.value("view").toObject(), QStringLiteral("view"), error);
-    s.view.tab = static_cast<int>(view.integer("tab", 0));
+    s.view.tab = static_cast<int>(view.integer("tab", 0, 0, 2147483647));  // past the last tab: MainWindow
     s.view.errorLogScale = view.boolean("error_log_scale", false);
     s.view.dark = view.string("theme", QStringLiteral("light")) == QLatin1String("dark");
-    s.view.channel = view.integer("channel", 0);
+    s.view.channel = view.integer("channel", 0, 0, limits::kMaxChannel);
     if (!data.ok() || !view.ok()) return std::nullopt;
     return s;
 }

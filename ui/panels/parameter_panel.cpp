@@ -124,7 +124,7 @@ void ParameterPanel::buildForm() {
         "<p><b>signed_input</b>: codes −2^(b−1)…2^(b−1)−1 when true, 0…2^b−1 when false. "
         "Unsigned does not clamp negatives unless the range is given.</p>"));
 
-    numBitsSpin_ = makeIntSpin("numBitsSpin", 0, 64);
+    numBitsSpin_ = makeIntSpin("numBitsSpin", limits::kMinNumBits, limits::kMaxNumBits);
     numBitsSpin_->setToolTip(tr("<p><b>num_bits</b>: the bit width of the fake quantizer; TF "
                                 "accepts 1…61 (signed) or 1…62 (unsigned).</p>"));
 
@@ -134,12 +134,12 @@ void ParameterPanel::buildForm() {
         "<p><b>range_given</b>: use input_min/input_max (and clamp to them); when false, TF "
         "takes the min and max of the data (per channel with an axis) and does not clamp.</p>"));
 
-    numBucketsSpin_ = makeIntSpin("numBucketsSpin", 0, std::numeric_limits<int>::max());
+    numBucketsSpin_ = makeIntSpin("numBucketsSpin", limits::kMinNumBuckets, limits::kMaxNumBuckets);
     numBucketsSpin_->setToolTip(tr(
         "<p><b>num_buckets</b>: the number of levels between lower and upper (inclusive). "
         "TF raises ValueError below 2.</p>"));
 
-    axisSpin_ = makeIntSpin("axisSpin", -1, 7);
+    axisSpin_ = makeIntSpin("axisSpin", limits::kMinAxis, limits::kMaxAxis);
     axisSpin_->setSpecialValueText(tr("−1 (per tensor)"));
     axisSpin_->setToolTip(tr(
         "<p><b>axis</b>: quantize each slice along this dimension with its own range "
@@ -155,18 +155,18 @@ void ParameterPanel::buildForm() {
         "<p>With an axis, QuantizeV2 takes one min_range/max_range per channel: either the "
         "range below repeated, or each channel's min and max (per-channel calibration).</p>"));
 
-    channelSpin_ = makeIntSpin("channelSpin", 0, std::numeric_limits<int>::max());
+    channelSpin_ = makeIntSpin("channelSpin", 0, limits::kMaxChannel);
     channelSpin_->setToolTip(tr("<p>The channel whose transfer curve and read-out are drawn "
                                 "(the other views show every channel).</p>"));
 
-    ensureMinimumRangeSpin_ = makeDoubleSpin("ensureMinimumRangeSpin", 0, 10, 4);
+    ensureMinimumRangeSpin_ = makeDoubleSpin("ensureMinimumRangeSpin", 0, limits::kMaxEnsureMinimumRange, 4);
     ensureMinimumRangeSpin_->setSingleStep(0.01);
     ensureMinimumRangeSpin_->setToolTip(tr(
         "<p><b>ensure_minimum_range</b> (default 0.01): the range is widened to at least this "
         "fraction of max(1, |min|, |max|). TF suggests 0 for new uses.</p>"));
 
-    minRangeSpin_ = makeDoubleSpin("minRangeSpin", -1e9, 1e9, 6);
-    maxRangeSpin_ = makeDoubleSpin("maxRangeSpin", -1e9, 1e9, 6);
+    minRangeSpin_ = makeDoubleSpin("minRangeSpin", -limits::kMaxRangeMagnitude, limits::kMaxRangeMagnitude, 6);
+    maxRangeSpin_ = makeDoubleSpin("maxRangeSpin", -limits::kMaxRangeMagnitude, limits::kMaxRangeMagnitude, 6);
     minRangeSpin_->setToolTip(tr(
         "<p>The low end of the range, passed to the op as float32: QuantizeV2 "
         "<b>min_range</b>, QDQ <b>input_min</b>, TPU <b>lower</b>. Drag the handles on the "
@@ -230,12 +230,21 @@ void ParameterPanel::connectWidgetsToModel() {
     connect(numBitsSpin_, &QSpinBox::valueChanged, model_, &ExplorerModel::setNumBits);
     connect(numBucketsSpin_, &QSpinBox::valueChanged, model_, &ExplorerModel::setNumBuckets);
     connect(axisSpin_, &QSpinBox::valueChanged, model_, &ExplorerModel::setAxis);
-    connect(ensureMinimumRangeSpin_, &QDoubleSpinBox::valueChanged, this,
-            [this](double v) { model_->setEnsureMinimumRange(static_cast<float>(v)); });
-    connect(minRangeSpin_, &QDoubleSpinBox::valueChanged, this,
-            [this](double v) { model_->setMinRange(static_cast<float>(v)); });
-    connect(maxRangeSpin_, &QDoubleSpinBox::valueChanged, this,
-            [this](double v) { model_->setMaxRange(static_cast<float>(v)); });
+    // The model holds float32. A typed value the float cannot hold (999999999.9) becomes
+    // the nearest float; when that float is the value already in use nothing changes and
+    // no specChanged comes, so the form is refreshed here to show the value in use.
+    connect(ensureMinimumRangeSpin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        model_->setEnsureMinimumRange(static_cast<float>(v));
+        refreshFromModel();
+    });
+    connect(minRangeSpin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        model_->setMinRange(static_cast<float>(v));
+        refreshFromModel();
+    });
+    connect(maxRangeSpin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        model_->setMaxRange(static_cast<float>(v));
+        refreshFromModel();
+    });
     connect(fromDataButton_, &QPushButton::clicked, this,
             &ParameterPanel::rangeFromDataRequested);
     connect(channelSpin_, &QSpinBox::valueChanged, this, [this](int channel) {

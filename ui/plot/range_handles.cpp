@@ -1,6 +1,8 @@
 #include "ui/plot/range_handles.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <qcustomplot.h>
 
@@ -45,6 +47,13 @@ QCPItemText* makeLabel(QCustomPlot* plot, QCPAxis* x, QCPAxis* y, const QString&
     text->setPositionAlignment(alignment | Qt::AlignTop);
     text->setPadding(QMargins(5, 3, 5, 2));
     return text;
+}
+
+// The handles stand for float32 inputs: a plot zoomed far out can put them past the float
+// range, where converting the double is undefined.
+float asFloat(double x) {
+    const double big = std::numeric_limits<float>::max();
+    return static_cast<float>(std::clamp(x, -big, big));
 }
 
 }  // namespace
@@ -164,14 +173,14 @@ void RangeHandles::onMove(QMouseEvent* event) {
     moved_ = true;
     place();
     plot_->replot(QCustomPlot::rpQueuedReplot);
-    emit rangeDragged(static_cast<float>(min_), static_cast<float>(max_), false);
+    emit rangeDragged(asFloat(min_), asFloat(max_), false);
 }
 
 void RangeHandles::onRelease(QMouseEvent*) {
     if (grabbed_ == Grab::None) return;
     grabbed_ = Grab::None;
     plot_->setInteraction(QCP::iRangeDrag, dragWasEnabled_);
-    if (moved_) emit rangeDragged(static_cast<float>(min_), static_cast<float>(max_), true);
+    if (moved_) emit rangeDragged(asFloat(min_), asFloat(max_), true);
     moved_ = false;
 }
 
