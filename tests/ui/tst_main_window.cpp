@@ -20,6 +20,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -407,6 +408,10 @@ void TstMainWindow::answerNextDialog(const QString& path) {
         QWidget* modal = QApplication::activeModalWidget();
         if (auto* dialog = qobject_cast<QFileDialog*>(modal)) {
             dialog->selectFile(path);
+            // selectFile leaves the name field alone while it has focus (the dialog was
+            // activated before this tick): type the path there as a user would, or accept()
+            // sees no file, returns, and the dialog waits forever.
+            if (auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"))) name->setText(path);
             static_cast<QDialog*>(dialog)->accept();  // QFileDialog::accept: validates the file
         } else if (auto* box = qobject_cast<QMessageBox*>(modal)) {
             lastMessage_ = box->text();
