@@ -78,6 +78,8 @@ run_sanitized_tests() {
     rm -rf "$reports" && mkdir -p "$reports"
     export ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:strict_string_checks=1:log_path=$reports/asan"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan"
+    # The GUI monkey runs 10 000 actions in the normal run; 2 000 keep it to minutes here.
+    export QS_MONKEY_ACTIONS="${QS_MONKEY_ACTIONS:-2000}"
     export LSAN_OPTIONS="suppressions=$REPO_ROOT/tests/sanitizer/lsan.supp:print_suppressions=0"
     say "Running the tests under ASan + UBSan (reports: ${reports#"$REPO_ROOT"/}/)"
     local status=0

@@ -66,11 +66,13 @@ Result<StorageQuantization> describe(const tpu::RowMatrix& table, const tpu::Qua
 // index, 2^32 - 1, has no float32: it rounds up to 2^32, one past uint32_t, whose conversion
 // is undefined (x86 gave 0, the first bucket, so `upper` read back as `lower`). That value
 // stands for the last bucket, which float32(code) maps back to the same 2^32. Every other q
-// converts as before.
+// converts as before; 8- and 16-bit codes, whose largest value is a float32, keep the plain
+// conversion in their hot loops.
 template <typename Code>
 Code bucketCode(float q) {
     constexpr Code kLast = std::numeric_limits<Code>::max();
-    return q >= static_cast<float>(kLast) ? kLast : static_cast<Code>(q);
+    if constexpr (static_cast<uint64_t>(static_cast<float>(kLast)) == kLast) return static_cast<Code>(q);
+    else return q >= static_cast<float>(kLast) ? kLast : static_cast<Code>(q);
 }
 
 // Codes and the reconstruction error. The code is the simulated formula's bucket index;
