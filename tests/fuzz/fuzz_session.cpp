@@ -6,7 +6,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const qs::fuzz::FuzzInputFile file(data, size, ".qscope");
     QString error;
-    const auto session = qs::ui::loadSession(QString::fromStdString(file.path()), &error);
+    const auto session = qs::ui::loadSession(file.path(), &error);
     if (!session) {
         qs::fuzz::checkRefusalExplained(error, "session");
         return 0;

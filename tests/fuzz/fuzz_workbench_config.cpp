@@ -12,7 +12,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const qs::fuzz::FuzzInputFile file(data, size, ".json");
     QString error;
-    const auto doc = qs::ui::loadEmbeddingDocument(QString::fromStdString(file.path()), &error);
+    const auto doc = qs::ui::loadEmbeddingDocument(file.path(), &error);
     if (!doc) {
         qs::fuzz::checkRefusalExplained(error, "configuration");
         return 0;

@@ -677,7 +677,8 @@ QStringList TstMonkey::settledExplorerProblems() const {
     Session expect = now;
     const QString path = tmp(QStringLiteral("roundtrip.qscope"));
     if (expect.data.isFile()) expect.data.path = besideFile(path, expect.data.path);
-    p << fileRoundTrip(path, now, expect, saveSession, loadSession, sessionToJson);
+    p << fileRoundTrip(path, now, expect, saveSession,
+                       [](const QString& f, QString* e) { return loadSession(f, e); }, sessionToJson);
     const DatasetPtr data = w_->dataService()->dataset();
     const DataSource& source = model_->dataSource();
     if (!source.isFile()) {
@@ -747,7 +748,9 @@ QStringList TstMonkey::settledWorkbenchProblems() const {
     EmbeddingDocument expect = doc;
     for (EmbeddingTable& t : expect.tables) t.data_file = besideFile(path, t.data_file);
     for (EmbeddingFeature& f : expect.features) f.ids_file = besideFile(path, f.ids_file);
-    p << fileRoundTrip(path, doc, expect, saveEmbeddingDocument, loadEmbeddingDocument, embeddingDocumentToJson);
+    p << fileRoundTrip(path, doc, expect, saveEmbeddingDocument,
+                       [](const QString& f, QString* e) { return loadEmbeddingDocument(f, e); },
+                       embeddingDocumentToJson);
     int table = doc.view.table;
     if (doc.view.feature >= 0 && size_t(doc.view.feature) < doc.features.size() &&
         doc.features[size_t(doc.view.feature)].table >= 0)
