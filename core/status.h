@@ -1,6 +1,8 @@
 // Errors as TensorFlow reports them: a kind (TF's status code or Python exception class)
-// and TF's own message text. No exception ever crosses the core's API; callers get a
-// Result<T> and decide how to show the error (CLI JSON, GUI status bar, inline label).
+// and TF's own message text, plus the argument the error is about, set by the check that
+// raised it (so a form can mark that field without reading the message). No exception ever
+// crosses the core's API; callers get a Result<T> and decide how to show the error (CLI
+// JSON, GUI status bar, inline label).
 #pragma once
 
 #include <cassert>
@@ -13,13 +15,26 @@ namespace qs {
 struct Error {
     std::string kind;     // "InvalidArgument", "Unimplemented", "ValueError", "TypeError", ...
     std::string message;  // TF's message text
+    // The argument of the checking call the error is about, as that call names it ("dim",
+    // "clipvalue", "num_buckets", "partition_strategy"); empty when it is about the call as a
+    // whole (a missing argument, an unknown class). Never part of the message.
+    std::string field = {};
     bool operator==(const Error&) const = default;
 };
 
 inline Error invalidArgument(std::string m) { return {"InvalidArgument", std::move(m)}; }
 inline Error unimplemented(std::string m) { return {"Unimplemented", std::move(m)}; }
-inline Error valueError(std::string m) { return {"ValueError", std::move(m)}; }
-inline Error typeError(std::string m) { return {"TypeError", std::move(m)}; }
+inline Error valueError(std::string m, std::string field = {}) {
+    return {"ValueError", std::move(m), std::move(field)};
+}
+inline Error typeError(std::string m, std::string field = {}) {
+    return {"TypeError", std::move(m), std::move(field)};
+}
+// `e` as the error of argument `field` (e.g. a failed comparison inside the check of one).
+inline Error aboutField(Error e, std::string field) {
+    e.field = std::move(field);
+    return e;
+}
 
 // A value or an Error. Deliberately tiny (std::expected is C++23).
 template <typename T>

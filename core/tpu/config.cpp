@@ -77,7 +77,7 @@ Result<std::pair<PyValue, PyValue>> clipGradient(OptimizerKind kind, bool accumu
                                                  const PyValue& clip) {
     if (const auto c = asClipValue(clip)) {
         // The numeric forms go through optimizer_clip (the same checks and texts).
-        auto limits = gradientClipLimits(kind, accumulate, *c);
+        auto limits = gradientClipLimits(kind, accumulate, *c);  // its errors name clipvalue
         if (!limits) return limits.error();
         if (clip.isNone()) return std::pair{kNone, kNone};
         if (clip.kind() == PyValue::Kind::Tuple) return std::pair{clip.items()[0], clip.items()[1]};
@@ -87,26 +87,30 @@ Result<std::pair<PyValue, PyValue>> clipGradient(OptimizerKind kind, bool accumu
         return valueError(
             "When `use_gradient_accumulation` is False, gradient clipping cannot be used and "
             "`clipvalue` should be left as None. Received value " +
-            clip.pyStr() + " for argument `clipvalue`.");
+            clip.pyStr() + " for argument `clipvalue`.",
+            "clipvalue");
     if (clip.kind() == PyValue::Kind::Tuple) {  // a tuple holding other objects
         const size_t n = clip.items().size();
-        if (n > 2) return valueError("too many values to unpack (expected 2)");
+        if (n > 2) return valueError("too many values to unpack (expected 2)", "clipvalue");
         if (n < 2)
             return valueError("not enough values to unpack (expected 2, got " + std::to_string(n) +
-                              ")");
+                                  ")",
+                              "clipvalue");
         return std::pair{clip.items()[0], clip.items()[1]};
     }
     if (clip.isStr() || clip.kind() == PyValue::Kind::List)
-        return typeError("can't multiply sequence by non-int of type 'float'");
-    return typeError("unsupported operand type(s) for *: 'float' and '" + clip.typeName() + "'");
+        return typeError("can't multiply sequence by non-int of type 'float'", "clipvalue");
+    return typeError("unsupported operand type(s) for *: 'float' and '" + clip.typeName() + "'",
+                     "clipvalue");
 }
 
-Status positive(const PyValue& v, const PyValue& bound, std::string_view op, std::string message,
-                bool& failed) {
-    auto r = pyCompare(v, op, bound);
-    if (!r) return r.error();
-    failed = *r;
-    if (failed) return valueError(std::move(message));
+// `if <argument> <op> bound: raise ValueError(message)`: both a failed check and a failed
+// comparison (CPython's TypeError) are errors of that argument.
+Status failIf(const PyInstance& in, std::string_view argument, std::string_view op,
+              const PyValue& bound, std::string message) {
+    auto r = pyCompare(in.arg(argument), op, bound);
+    if (!r) return aboutField(r.error(), std::string(argument));
+    if (*r) return valueError(std::move(message), std::string(argument));
     return okStatus();
 }
 
@@ -163,11 +167,9 @@ Result<PyValue> makeQuantizationConfigValue(const Kwargs& kwargs) {
     if (!bound) return bound.error();
     PyInstance in = instanceOf(cls, std::move(bound).value(), kwargs);
     const PyValue& n = in.arg("num_buckets");
-    bool failed = false;
-    if (auto st = positive(n, PyValue(2), "<",
-                           "num_buckets is " + n.pyStr() +
-                               ", must be at least 2 for simulated quantization.",
-                           failed);
+    if (auto st = failIf(in, "num_buckets", "<", PyValue(2),
+                         "num_buckets is " + n.pyStr() +
+                             ", must be at least 2 for simulated quantization.");
         !st)
         return st.error();
     in.repr_text = "QuantizationConfig(num_buckets=" + n.repr() + ", lower=" +
@@ -190,53 +192,51 @@ Result<PyValue> makeOptimizer(OptimizerKind kind, const Kwargs& kwargs) {
     const PyValue& slot = in.arg("slot_variable_creation_fn");
     if (!slot.isNone() && !slot.isCallable())
         return valueError("Argument `slot_variable_creation_fn` must be either None or a "
-                          "callable. Received: " + slot.pyStr());
+                          "callable. Received: " + slot.pyStr(),
+                          "slot_variable_creation_fn");
 
-    bool failed = false;
     switch (kind) {
         case OptimizerKind::SGD: break;
         case OptimizerKind::Adagrad:
         case OptimizerKind::FTRL: {
             const PyValue& init = in.arg("initial_accumulator_value");
-            if (auto st = positive(init, PyValue(0), "<=",
-                                   "Argument `initial_accumulator_value` must be a positive "
-                                   "float. Received: " + init.pyStr(),
-                                   failed);
+            if (auto st = failIf(in, "initial_accumulator_value", "<=", PyValue(0),
+                                 "Argument `initial_accumulator_value` must be a positive "
+                                 "float. Received: " + init.pyStr());
                 !st)
                 return st.error();
             break;
         }
         case OptimizerKind::AdagradMomentum:
-            if (auto st = positive(in.arg("epsilon"), PyValue(0), "<=",
-                                   "Adagrad momentum: epsilon must be positive", failed);
+            if (auto st = failIf(in, "epsilon", "<=", PyValue(0),
+                                 "Adagrad momentum: epsilon must be positive");
                 !st)
                 return st.error();
-            if (auto st = positive(in.arg("exponent"), PyValue(0), "<=",
-                                   "Adagrad momentum: Precondition exponent must >0", failed);
+            if (auto st = failIf(in, "exponent", "<=", PyValue(0),
+                                 "Adagrad momentum: Precondition exponent must >0");
                 !st)
                 return st.error();
             break;
         case OptimizerKind::Adam: {
             const PyValue& b1 = in.arg("beta_1");
-            const PyValue& b2 = in.arg("beta_2");
-            for (const auto& [beta, name] : {std::pair{&b1, "beta_1"}, std::pair{&b2, "beta_2"}}) {
+            for (const char* name : {"beta_1", "beta_2"}) {
                 // `if beta < 0. or beta >= 1.`; both messages print beta_1 (TF's bug).
                 const std::string msg = std::string("Argument `") + name +
                                         "` must be >= 0 and < 1. Received: " + b1.pyStr() + ".";
-                if (auto st = positive(*beta, PyValue(0.0), "<", msg, failed); !st)
-                    return st.error();
-                if (auto st = positive(*beta, PyValue(1.0), ">=", msg, failed); !st)
-                    return st.error();
+                if (auto st = failIf(in, name, "<", PyValue(0.0), msg); !st) return st.error();
+                if (auto st = failIf(in, name, ">=", PyValue(1.0), msg); !st) return st.error();
             }
             const PyValue& eps = in.arg("epsilon");
-            if (auto st = positive(eps, PyValue(0.0), "<=",
-                                   "epsilon must be positive; got " + eps.pyStr() + ".", failed);
+            if (auto st = failIf(in, "epsilon", "<=", PyValue(0.0),
+                                 "epsilon must be positive; got " + eps.pyStr() + ".");
                 !st)
                 return st.error();
+            // Raised when lazy_adam is turned off: the error of that argument.
             if (!accumulate.truthy() && !in.arg("lazy_adam").truthy())
                 return valueError(
                     "When disabling lazy Adam (`lazy_adam=False`), gradient accumulation must "
-                    "be used. Set `use_gradient_accumulation` to False.");
+                    "be used. Set `use_gradient_accumulation` to False.",
+                    "lazy_adam");
             break;
         }
     }
@@ -261,24 +261,29 @@ Result<PyValue> makeTableConfig(const Kwargs& kwargs) {
     const PyValue& vocab = in.arg("vocabulary_size");
     if (!vocab.isInt() || vocab.asInt() < 1)
         return valueError("Argument `vocabulary_size` must be an int and must be >= 1. Received: " +
-                          vocab.pyStr());
+                              vocab.pyStr(),
+                          "vocabulary_size");
     const PyValue& dim = in.arg("dim");
     if (!dim.isInt() || dim.asInt() < 1)
         return valueError("Argument `dim` (embedding dimension) must be an int and must be >= 1. "
-                          "Received: " + dim.pyStr());
+                          "Received: " + dim.pyStr(),
+                          "dim");
     const PyValue& init = in.arg("initializer");
     if (!init.isNone() && !init.isCallable())
         return valueError("Argument `initializer` must be a callable (or None). Received: " +
-                          init.pyStr());
+                              init.pyStr(),
+                          "initializer");
     const PyValue& combiner = in.arg("combiner");
     if (!(combiner == PyValue("mean") || combiner == PyValue("sum") ||
           combiner == PyValue("sqrtn")))
         return valueError("Argument `combiner` must be one of ('mean', 'sum', 'sqrtn'). Received: " +
-                          combiner.pyStr());
+                              combiner.pyStr(),
+                          "combiner");
     const PyValue& dtype = in.arg("dtype");
     if (!(dtype == PyValue("float32") || dtype == PyValue("int32")))
         return valueError("Argument `dtype` must be one of (tf.float32, tf.int32). Received: " +
-                          dtype.pyStr());
+                              dtype.pyStr(),
+                          "dtype");
     if (in.arg("name").isNone())
         in.warnings.emplace_back(
             "Name of the table config must be specified for running on SparseCore. Different "
@@ -305,17 +310,20 @@ Result<PyValue> makeFeatureConfig(const Kwargs& kwargs) {
     const PyValue& table = in.arg("table");
     if (!isInstanceOf(table, tf2Class("TableConfig")))
         return valueError("Argument `table` has invalid type " + table.typeRepr() +
-                          ". Expected `tf.tpu.experimental.embedding.TableConfig`.");
+                              ". Expected `tf.tpu.experimental.embedding.TableConfig`.",
+                          "table");
     const PyValue& len = in.arg("max_sequence_length");
     if (!len.isInt() || len.asInt() < 0)
         return valueError("Argument `max_sequence_length` must be an int and must be >= 0. "
-                          "Received: " + len.pyStr());
+                          "Received: " + len.pyStr(),
+                          "max_sequence_length");
     const PyValue& shape = in.arg("output_shape");
-    if (auto st = checkTensorShape(shape); !st) return st.error();
+    if (auto st = checkTensorShape(shape); !st) return aboutField(st.error(), "output_shape");
     const PyValue& validate = in.arg("validate_weights_and_indices");
     if (!validate.isBool())
         return valueError("Argument `validate_weights_and_indices` must be a boolean. Received: " +
-                          validate.pyStr());
+                              validate.pyStr(),
+                          "validate_weights_and_indices");
     in.repr_text = "FeatureConfig(table=" + table.repr() + ", max_sequence_length=" + len.repr() +
                    ", validate_weights_and_indices=" + validate.repr() +
                    ", output_shape=" + tensorShapeRepr(shape) + ", name=" + in.arg("name").repr() +

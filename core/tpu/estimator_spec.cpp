@@ -40,11 +40,13 @@ std::string namedTupleRepr(const PyInstance& in) {
     return s + ")";
 }
 
-// `if v <op> bound: raise ValueError(message)`, comparisons failing like Python's.
-Status failIf(const PyValue& v, std::string_view op, const PyValue& bound, std::string message) {
-    auto r = pyCompare(v, op, bound);
-    if (!r) return r.error();
-    if (*r) return valueError(std::move(message));
+// `if <argument> <op> bound: raise ValueError(message)`, comparisons failing like Python's;
+// either error is the argument's.
+Status failIf(const PyInstance& in, std::string_view argument, std::string_view op,
+              const PyValue& bound, std::string message) {
+    auto r = pyCompare(in.arg(argument), op, bound);
+    if (!r) return aboutField(r.error(), std::string(argument));
+    if (*r) return valueError(std::move(message), std::string(argument));
     return okStatus();
 }
 
@@ -165,10 +167,10 @@ std::string supportedOptimizerClasses() {
     return s + ")";
 }
 
-// dict.items() of a Python value that must be a dict.
-Result<const PyValue::Entries*> itemsOf(const PyValue& d) {
+// dict.items() of argument `argument`, which must be a dict.
+Result<const PyValue::Entries*> itemsOf(const PyValue& d, const char* argument) {
     if (d.kind() != PyValue::Kind::Dict)
-        return Error{"AttributeError", "'" + d.typeName() + "' object has no attribute 'items'"};
+        return Error{"AttributeError", "'" + d.typeName() + "' object has no attribute 'items'", argument};
     return &d.entries();
 }
 
@@ -201,12 +203,13 @@ Result<PyValue> makeTf1TableConfig(const Kwargs& kwargs) {
     PyInstance in = instanceOf(cls, std::move(bound).value(), kwargs);
     const PyValue& vocab = in.arg("vocabulary_size");
     if (!vocab.isInt() || vocab.asInt() < 1)
-        return valueError("Invalid vocabulary_size " + vocab.pyStr() + ".");
+        return valueError("Invalid vocabulary_size " + vocab.pyStr() + ".", "vocabulary_size");
     const PyValue& dim = in.arg("dimension");
-    if (!dim.isInt() || dim.asInt() < 1) return valueError("Invalid dimension " + dim.pyStr() + ".");
+    if (!dim.isInt() || dim.asInt() < 1)
+        return valueError("Invalid dimension " + dim.pyStr() + ".", "dimension");
     PyValue& init = in.args[2].second;
     if (!init.isNone() && !init.isCallable())
-        return valueError("initializer must be callable if specified.");
+        return valueError("initializer must be callable if specified.", "initializer");
     // The default: truncated_normal_initializer(mean=0.0, stddev=1/sqrt(dimension)), stored
     // in the namedtuple (so its repr shows the object).
     if (init.isNone())
@@ -215,7 +218,7 @@ Result<PyValue> makeTf1TableConfig(const Kwargs& kwargs) {
     const PyValue& comb = in.arg("combiner");
     if (!(comb == PyValue("mean") || comb == PyValue("sum") || comb == PyValue("sqrtn") ||
           comb.isNone()))
-        return valueError("Invalid combiner " + comb.pyStr());
+        return valueError("Invalid combiner " + comb.pyStr(), "combiner");
     const PyValue& lr = in.arg("learning_rate");
     const PyValue& lrFn = in.arg("learning_rate_fn");
     if (!lr.isNone() && !lrFn.isNone())
@@ -229,7 +232,8 @@ Result<PyValue> makeTf1TableConfig(const Kwargs& kwargs) {
         if (!isParams)
             return valueError(
                 "`optimization_parameters` must inherit from `_OptimizationParameters`. "
-                "`type(optimization_parameters)`=" + opt.typeRepr());
+                    "`type(optimization_parameters)`=" + opt.typeRepr(),
+                "optimization_parameters");
     }
     in.repr_text = namedTupleRepr(in);
     return PyValue::instance(std::move(in));
@@ -246,7 +250,7 @@ Result<PyValue> makeTf1FeatureConfig(const Kwargs& kwargs) {
     PyInstance in = instanceOf(cls, std::move(bound).value(), kwargs);
     const PyValue& len = in.arg("max_sequence_length");
     if (!len.isInt() || len.asInt() < 0)
-        return valueError("Invalid max_sequence_length " + len.pyStr() + ".");
+        return valueError("Invalid max_sequence_length " + len.pyStr() + ".", "max_sequence_length");
     in.repr_text = namedTupleRepr(in);
     return PyValue::instance(std::move(in));
 }
@@ -266,48 +270,49 @@ Result<PyValue> makeOptimizationParameters(std::string_view name, const Kwargs& 
     // _OptimizationParameters.__init__ builds, but never raises, the ValueError "When using
     // gradient clipping limits, gradient accumulation must be enabled." (TF's bug): nothing.
     if (name == "AdagradParameters" || name == "ProximalAdagradParameters") {
-        if (auto st = failIf(in.arg("initial_accumulator"), "<=", PyValue(0),
+        if (auto st = failIf(in, "initial_accumulator", "<=", PyValue(0),
                              "Adagrad initial_accumulator must be positive");
             !st)
             return st.error();
         if (name == "ProximalAdagradParameters") {
             for (std::string_view w : {"l1", "l2"}) {
-                const PyValue& v = in.arg(std::string(w) + "_regularization_strength");
-                if (auto st = failIf(v, "<", PyValue(0.0), l12Message(w, v)); !st)
+                const std::string argument = std::string(w) + "_regularization_strength";
+                if (auto st = failIf(in, argument, "<", PyValue(0.0), l12Message(w, in.arg(argument))); !st)
                     return st.error();
             }
         }
     } else if (name == "AdamParameters") {
         for (std::string_view b : {"beta1", "beta2"}) {
-            const PyValue& v = in.arg(b);
             const std::string msg =
-                std::string(b) + " must be between 0. and 1; got " + v.pyStr() + ".";
-            if (auto st = failIf(v, "<", PyValue(0.0), msg); !st) return st.error();
-            if (auto st = failIf(v, ">=", PyValue(1.0), msg); !st) return st.error();
+                std::string(b) + " must be between 0. and 1; got " + in.arg(b).pyStr() + ".";
+            if (auto st = failIf(in, b, "<", PyValue(0.0), msg); !st) return st.error();
+            if (auto st = failIf(in, b, ">=", PyValue(1.0), msg); !st) return st.error();
         }
         const PyValue& eps = in.arg("epsilon");
-        if (auto st = failIf(eps, "<=", PyValue(0.0),
+        if (auto st = failIf(in, "epsilon", "<=", PyValue(0.0),
                              "epsilon must be positive; got " + eps.pyStr() + ".");
             !st)
             return st.error();
+        // Raised when lazy_adam is turned off: the error of that argument.
         if (!in.arg("use_gradient_accumulation").truthy() && !in.arg("lazy_adam").truthy())
-            return valueError("When disabling Lazy Adam, gradient accumulation must be used.");
+            return valueError("When disabling Lazy Adam, gradient accumulation must be used.", "lazy_adam");
     } else if (name == "FtrlParameters") {
         const PyValue& power = in.arg("learning_rate_power");
-        if (auto st = failIf(power, ">", PyValue(0.0),
+        if (auto st = failIf(in, "learning_rate_power", ">", PyValue(0.0),
                              "learning_rate_power must be less than or equal to 0. got " +
                                  power.pyStr() + ".");
             !st)
             return st.error();
         const PyValue& init = in.arg("initial_accumulator_value");
-        if (auto st = failIf(init, "<", PyValue(0.0),
+        if (auto st = failIf(in, "initial_accumulator_value", "<", PyValue(0.0),
                              "initial_accumulator_value must be greater than or equal to 0. got " +
                                  init.pyStr() + ".");
             !st)
             return st.error();
         for (std::string_view w : {"l1", "l2"}) {
-            const PyValue& v = in.arg(std::string(w) + "_regularization_strength");
-            if (auto st = failIf(v, "<", PyValue(0.0), l12Message(w, v)); !st) return st.error();
+            const std::string argument = std::string(w) + "_regularization_strength";
+            if (auto st = failIf(in, argument, "<", PyValue(0.0), l12Message(w, in.arg(argument))); !st)
+                return st.error();
         }
     }
     return PyValue::instance(std::move(in));
@@ -372,43 +377,50 @@ Result<PyValue> makeEmbeddingConfigSpec(const Kwargs& kwargs) {
     const PyValue& strategy = in.arg("partition_strategy");
     if (!(strategy == PyValue("div") || strategy == PyValue("mod")))
         return valueError("Invalid partition_strategy " + strategy.pyStr() +
-                          ". Must be one of \"mod\" or \"div\".");
+                              ". Must be one of \"mod\" or \"div\".",
+                          "partition_strategy");
     if (columns.truthy()) {
         if (columns.kind() != PyValue::Kind::List && columns.kind() != PyValue::Kind::Tuple)
-            return typeError("'" + columns.typeName() + "' object is not iterable");
+            return typeError("'" + columns.typeName() + "' object is not iterable", "feature_columns");
         for (const PyValue& c : columns.items())
             if (!isSupportedColumn(c))
                 return typeError("All feature columns must be supported types in " +
-                                 supportedColumnClasses() + ". Got " + c.typeRepr());
+                                     supportedColumnClasses() + ". Got " + c.typeRepr(),
+                                 "feature_columns");
         const PyValue& opt = in.arg("optimization_parameters");
         const bool ok = opt.kind() == PyValue::Kind::Instance &&
                         opt.instance()->cls.module == kTf1Module &&
                         isOptimizationParametersName(opt.instance()->cls.name);
         if (!ok)
             return valueError("optimization_parameters must be an instance of type " +
-                              supportedOptimizerClasses() + ". Got " + opt.typeRepr() + ".");
+                                  supportedOptimizerClasses() + ". Got " + opt.typeRepr() + ".",
+                              "optimization_parameters");
     } else {
-        auto fitems = itemsOf(features);
+        // Errors of a feature's or a table's config are errors of the dict holding it.
+        auto fitems = itemsOf(features, "feature_to_config_dict");
         if (!fitems) return fitems.error();
         for (const auto& [feature, config] : **fitems) {
             if (!(config.kind() == PyValue::Kind::Instance &&
                   config.instance()->cls == tf1Class("FeatureConfig")))
                 return typeError("Config for feature " + feature +
-                                 " must be of type `FeatureConfig`. Got " + config.typeRepr());
+                                     " must be of type `FeatureConfig`. Got " + config.typeRepr(),
+                                 "feature_to_config_dict");
             const PyValue& tableId = config.instance()->arg("table_id");
             if (tableId.kind() == PyValue::Kind::List || tableId.kind() == PyValue::Kind::Dict)
-                return typeError("unhashable type: '" + tableId.typeName() + "'");
+                return typeError("unhashable type: '" + tableId.typeName() + "'", "feature_to_config_dict");
             if (!tableId.isStr() || !tables.find(tableId.str()))
                 return valueError("Feature " + feature + " refers to table " + tableId.pyStr() +
-                                  " which is not in the table_to_config_dict.");
+                                      " which is not in the table_to_config_dict.",
+                                  "feature_to_config_dict");
         }
-        auto titems = itemsOf(tables);
+        auto titems = itemsOf(tables, "table_to_config_dict");
         if (!titems) return titems.error();
         for (const auto& [table, config] : **titems)
             if (!(config.kind() == PyValue::Kind::Instance &&
                   config.instance()->cls == tf1Class("TableConfig")))
                 return typeError("Config for table " + table +
-                                 " must be of type `TableConfig`. Got " + config.typeRepr());
+                                     " must be of type `TableConfig`. Got " + config.typeRepr(),
+                                 "table_to_config_dict");
     }
     return PyValue::instance(std::move(in));
 }
@@ -419,7 +431,8 @@ Result<EmbeddingConfigs> getConfigsFromFeatureColumns(const PyValue& feature_col
     for (const PyValue& c : feature_columns.items())
         if (!isTpuColumn(c))
             return typeError("Unsupported feature column " + c.typeRepr() +
-                             ". Supported types are " + allowed + ".");
+                                 ". Supported types are " + allowed + ".",
+                             "feature_columns");
     EmbeddingConfigs out;
     for (const PyValue& c : feature_columns.items()) {
         const PyInstance& col = *c.instance();
@@ -431,7 +444,8 @@ Result<EmbeddingConfigs> getConfigsFromFeatureColumns(const PyValue& feature_col
         for (const auto& [f, cfg] : out.feature_to_config)
             if (f == key)
                 return valueError("Feature column " + key +
-                                  " is used with multiple embeddings and this is not supported.");
+                                      " is used with multiple embeddings and this is not supported.",
+                                  "feature_columns");
         auto fc = makeTf1FeatureConfig({{"table_id", PyValue(table)}});
         if (!fc) return fc.error();
         out.feature_to_config.emplace_back(key, *fc);

@@ -62,7 +62,8 @@ Result<GradientClipLimits> gradientClipLimits(OptimizerKind /*kind: same base cl
         return valueError(
             "When `use_gradient_accumulation` is False, gradient clipping cannot be used and "
             "`clipvalue` should be left as None. Received value " +
-            pyStr(clipvalue) + " for argument `clipvalue`.");
+            pyStr(clipvalue) + " for argument `clipvalue`.",
+            "clipvalue");
     switch (clipvalue.kind) {
         case ClipValue::Kind::None: return GradientClipLimits{};
         case ClipValue::Kind::Scalar:
@@ -72,10 +73,10 @@ Result<GradientClipLimits> gradientClipLimits(OptimizerKind /*kind: same base cl
     }
     // `self.clip_gradient_min, self.clip_gradient_max = clipvalue` (tuple unpacking).
     const size_t n = clipvalue.tuple.size();
-    if (n > 2) return valueError("too many values to unpack (expected 2)");
+    if (n > 2) return valueError("too many values to unpack (expected 2)", "clipvalue");
     if (n < 2)
-        return valueError("not enough values to unpack (expected 2, got " + std::to_string(n) +
-                          ")");
+        return valueError("not enough values to unpack (expected 2, got " + std::to_string(n) + ")",
+                          "clipvalue");
     GradientClipLimits limits;
     if (clipvalue.tuple[0]) limits.min = clipvalue.tuple[0]->value;
     if (clipvalue.tuple[1]) limits.max = clipvalue.tuple[1]->value;

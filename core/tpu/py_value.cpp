@@ -210,7 +210,7 @@ Result<Kwargs> bindKwargs(std::string_view class_name, std::string_view method,
     for (const auto& [k, v] : kwargs) {
         bool known = false;
         for (const PyParam& p : params) known = known || p.name == k;
-        if (!known) return typeError(fn + " got an unexpected keyword argument '" + k + "'");
+        if (!known) return typeError(fn + " got an unexpected keyword argument '" + k + "'", k);
     }
     Kwargs bound;
     std::vector<std::string> missing;
@@ -229,8 +229,10 @@ Result<Kwargs> bindKwargs(std::string_view class_name, std::string_view method,
             names += missing[i];
         }
         const size_t n = missing.size();
+        // The error of the first missing argument (the field to fill in first).
         return typeError(fn + " missing " + std::to_string(n) + " required positional argument" +
-                         (n == 1 ? "" : "s") + ": " + names);
+                             (n == 1 ? "" : "s") + ": " + names,
+                         missing.front().substr(1, missing.front().size() - 2));
     }
     return bound;
 }

@@ -127,7 +127,8 @@ struct PyParam {
 // "<Class>.__init__() got an unexpected keyword argument 'x'" (checked first), then
 // "<Class>.__init__() missing 1 required positional argument: 'dim'" /
 // "missing 2 required positional arguments: 'a' and 'b'" / "'a', 'b', and 'c'".
-// `method` is "__init__" or "__new__" (namedtuple-based classes).
+// `method` is "__init__" or "__new__" (namedtuple-based classes). The error's field is the
+// unexpected keyword, or the first missing argument.
 Result<Kwargs> bindKwargs(std::string_view class_name, std::string_view method,
                           const std::vector<PyParam>& params, const Kwargs& kwargs);
 

@@ -8,7 +8,8 @@ Result<PartitionStrategy> partitionStrategyFromName(std::string_view name) {
     if (name == "mod") return PartitionStrategy::Mod;
     if (name == "div") return PartitionStrategy::Div;
     return valueError("Unrecognized partition strategy: " + std::string(name) +
-                      ".Must be one of either `mod` or `div`.");
+                          ".Must be one of either `mod` or `div`.",
+                      "partition_strategy");
 }
 
 Result<ShardMapping> ShardMapping::make(PartitionStrategy strategy, int64_t total_rows,

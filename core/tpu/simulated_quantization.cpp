@@ -10,7 +10,8 @@ Result<QuantizationConfig> makeQuantizationConfig(int64_t num_buckets, double lo
                                                   double upper) {
     if (num_buckets < 2)
         return valueError("num_buckets is " + std::to_string(num_buckets) +
-                          ", must be at least 2 for simulated quantization.");
+                              ", must be at least 2 for simulated quantization.",
+                          "num_buckets");
     return QuantizationConfig{num_buckets, lower, upper};
 }
 

@@ -1,6 +1,5 @@
 #include "ui/embedding/embedding_validation.h"
 
-#include <QRegularExpression>
 #include <QSet>
 #include <cmath>
 #include <functional>
@@ -17,7 +16,6 @@ namespace {
 
 using tpu::Kwargs;
 using tpu::PyValue;
-using Builder = std::function<Result<PyValue>(const Kwargs&)>;
 
 QString qstr(const std::string& s) { return QString::fromStdString(s); }
 std::string pyStr(const QString& s) { return tpu::pyStrRepr(s.toStdString()); }
@@ -32,43 +30,15 @@ Result<PyValue> pyValue(const QJsonValue& v, const std::string& field) {
     }
 }
 
-bool mentions(const QString& message, const QString& word) {
-    return message.contains(QRegularExpression(QStringLiteral("(^|[^A-Za-z0-9_])%1($|[^A-Za-z0-9_])")
-                                                   .arg(QRegularExpression::escape(word))));
-}
-
-// The keyword an error of `build(kwargs)` belongs to. TF names it in most messages
-// ("Argument `dim` ...", "... for argument `clipvalue`.", "num_buckets is 1, ...");
-// otherwise (e.g. "'<' not supported between instances of 'str' and 'int'") the keyword
-// whose removal changes the outcome is the culprit, trying optional keywords first.
-QString fieldOf(const Error& error, const Kwargs& kwargs, const Builder& build,
-                const QSet<QString>& required = {}) {
-    const QString msg = qstr(error.message);
-    QSet<QString> given;
-    for (const auto& [k, v] : kwargs) given.insert(qstr(k));
-    static const QRegularExpression argument(QStringLiteral("[Aa]rgument `(\\w+)`"));
-    if (auto m = argument.match(msg); m.hasMatch() && given.contains(m.captured(1))) return m.captured(1);
-    static const QRegularExpression quoted(QStringLiteral("`(\\w+)"));
-    for (auto it = quoted.globalMatch(msg); it.hasNext();)
-        if (const QString k = it.next().captured(1); given.contains(k)) return k;
-    for (const auto& [k, v] : kwargs)
-        if (mentions(msg, qstr(k))) return qstr(k);
-    for (const bool requiredPass : {false, true}) {
-        for (size_t i = 0; i < kwargs.size(); ++i) {
-            if (required.contains(qstr(kwargs[i].first)) != requiredPass) continue;
-            Kwargs without = kwargs;
-            without.erase(without.begin() + static_cast<std::ptrdiff_t>(i));
-            const auto r = build(without);
-            if (r.ok() || !(r.error() == error)) return qstr(kwargs[i].first);
-        }
-    }
-    return {};
-}
-
+// `prefix` + `field` ("optimizer." + "clipvalue"); the object's own prefix without its dot
+// when the error is about no field.
 FieldError fieldError(const QString& prefix, const QString& field, const Error& e) {
     return {field.isEmpty() ? prefix.chopped(prefix.isEmpty() ? 0 : 1) : prefix + field,
             qstr(e.kind), qstr(e.message)};
 }
+
+// An error of a TF class's check: on the argument the check named (Error::field).
+FieldError checkError(const QString& prefix, const Error& e) { return fieldError(prefix, qstr(e.field), e); }
 
 // Keywords of a document keyword object (the optimizer's, the TF1 parameters'), in the
 // class's signature order so errors and code come out as TF's would.
@@ -155,15 +125,12 @@ BuiltTable buildTable(const EmbeddingTable& t) {
                                     QStringLiteral("unknown optimizer %1: expected SGD, Adagrad, "
                                                    "AdagradMomentum, Adam or FTRL").arg(t.optimizer.type)});
     } else {
-        const Builder build = [&](const Kwargs& kw) { return tpu::makeOptimizer(*kind, kw); };
-        auto kw = kwargsOf(t.optimizer.keywords, signatureOf(build({})), "type");
+        auto kw = kwargsOf(t.optimizer.keywords, signatureOf(tpu::makeOptimizer(*kind, {})), "type");
         if (!kw) {
             out.check.errors.push_back(fieldError(QStringLiteral("optimizer."), {}, kw.error()));
         } else {
-            const auto built = build(*kw);
-            if (!built)
-                out.check.errors.push_back(fieldError(QStringLiteral("optimizer."),
-                                                      fieldOf(built.error(), *kw, build), built.error()));
+            const auto built = tpu::makeOptimizer(*kind, *kw);
+            if (!built) out.check.errors.push_back(checkError(QStringLiteral("optimizer."), built.error()));
             optimizer = valueOr(built, optType, callText(tpu::tf2Class(optType).api, *kw));
         }
     }
@@ -178,14 +145,8 @@ BuiltTable buildTable(const EmbeddingTable& t) {
             if (!py) out.check.errors.push_back(fieldError(QStringLiteral("quantization_config."), QLatin1String(key), py.error()));
             kw.emplace_back(key, py ? *py : PyValue());
         }
-        const Builder build = [](const Kwargs& k) { return tpu::makeQuantizationConfigValue(k); };
-        const auto built = build(kw);
-        if (!built)
-            out.check.errors.push_back(fieldError(
-                QStringLiteral("quantization_config."),
-                fieldOf(built.error(), kw, build, {QStringLiteral("num_buckets"), QStringLiteral("lower"),
-                                                   QStringLiteral("upper")}),
-                built.error()));
+        const auto built = tpu::makeQuantizationConfigValue(kw);
+        if (!built) out.check.errors.push_back(checkError(QStringLiteral("quantization_config."), built.error()));
         quantization = valueOr(built, "QuantizationConfig",
                                callText(tpu::tf2Class("QuantizationConfig").api, kw));
     }
@@ -208,12 +169,9 @@ BuiltTable buildTable(const EmbeddingTable& t) {
     }
     if (!t.name.isEmpty()) kw.emplace_back("name", t.name.toStdString());
     if (quantization) kw.emplace_back("quantization_config", *quantization);
-    const Builder build = [](const Kwargs& k) { return tpu::makeTableConfig(k); };
-    const auto built = build(kw);
+    const auto built = tpu::makeTableConfig(kw);
     if (!built) {
-        out.check.errors.push_back(fieldError({}, fieldOf(built.error(), kw, build,
-                                                          {QStringLiteral("vocabulary_size"), QStringLiteral("dim")}),
-                                              built.error()));
+        out.check.errors.push_back(checkError({}, built.error()));
     } else {
         for (const std::string& w : built->instance()->warnings) out.check.warnings << qstr(w);
         out.value = *built;  // the feature can use it even if its optimizer is rejected
@@ -258,11 +216,8 @@ BuiltFeature buildFeature(const EmbeddingFeature& f, const std::vector<BuiltTabl
         kw.emplace_back(key, py ? *py : PyValue());
     }
     if (!f.name.isEmpty()) kw.emplace_back("name", f.name.toStdString());
-    const Builder build = [](const Kwargs& k) { return tpu::makeFeatureConfig(k); };
-    const auto built = build(kw);
-    if (!built)
-        out.check.errors.push_back(fieldError({}, fieldOf(built.error(), kw, build, {QStringLiteral("table")}),
-                                              built.error()));
+    const auto built = tpu::makeFeatureConfig(kw);
+    if (!built) out.check.errors.push_back(checkError({}, built.error()));
     return out;
 }
 
@@ -276,7 +231,7 @@ BuiltSpec buildSpec(const EmbeddingDocument& doc) {
     BuiltSpec out;
     const EstimatorOptions& e = doc.estimator;
     const auto tf1 = [&](const std::string& cls, const Kwargs& kw, const QString& what,
-                         const Builder& build) {
+                         const std::function<Result<PyValue>(const Kwargs&)>& build) {
         const auto built = build(kw);
         const std::string api = tpu::tf1Class(cls).api;
         if (!built) {
@@ -318,16 +273,13 @@ BuiltSpec buildSpec(const EmbeddingDocument& doc) {
         out.check.errors.push_back({QStringLiteral("optimization_parameters.type"), QStringLiteral("ValueError"),
                                     QStringLiteral("unknown optimization parameters class '%1'").arg(qstr(type))});
     } else {
-        const Builder build = [&](const Kwargs& k) { return tpu::makeOptimizationParameters(type, k); };
         auto kw = kwargsOf(e.optimization_parameters, {"learning_rate"}, "type");
         if (!kw) {
             out.check.errors.push_back(fieldError(QStringLiteral("optimization_parameters."), {}, kw.error()));
         } else {
-            const auto built = build(*kw);
+            const auto built = tpu::makeOptimizationParameters(type, *kw);
             if (!built)
-                out.check.errors.push_back(fieldError(QStringLiteral("optimization_parameters."),
-                                                      fieldOf(built.error(), *kw, build, {QStringLiteral("learning_rate")}),
-                                                      built.error()));
+                out.check.errors.push_back(checkError(QStringLiteral("optimization_parameters."), built.error()));
             params = valueOr(built, type, callText(tpu::tf1Class(type).api, *kw));
         }
     }
@@ -346,12 +298,11 @@ BuiltSpec buildSpec(const EmbeddingDocument& doc) {
     Kwargs real = kw;
     real[0].second = PyValue::dict(out.tf1Tables);
     real[1].second = PyValue::dict(out.tf1Features);
-    const Builder build = [](const Kwargs& k) { return tpu::makeEmbeddingConfigSpec(k); };
-    const auto built = build(real);
+    const auto built = tpu::makeEmbeddingConfigSpec(real);
     if (!built) {
-        QString field = fieldOf(built.error(), real, build);
+        QString field = qstr(built.error().field);
         if (field == QLatin1String("table_to_config_dict") || field == QLatin1String("feature_to_config_dict"))
-            field.clear();  // about the tables and features, not an option of the group
+            field.clear();  // about the tables and features (their own errors show there), not an option
         out.check.errors.push_back(fieldError({}, field, built.error()));
     }
     return out;
