@@ -1,3 +1,6 @@
+// The editor's frame: its layout and file actions, the Python-literal fields' plumbing
+// (commit, merge keys), and refreshing values and TF's errors from the model. The forms
+// are built in config_editor_tables.cpp and config_editor_features.cpp.
 #include "ui/embedding/config_editor.h"
 
 #include <QApplication>
@@ -10,7 +13,6 @@
 #include <QFileDialog>
 #include <QFontDatabase>
 #include <QFormLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -22,59 +24,13 @@
 #include <QVBoxLayout>
 #include <limits>
 
-#include "core/tpu/config.h"
+#include "ui/embedding/config_editor_widgets.h"
 #include "ui/embedding/embedding_model.h"
 #include "ui/embedding/py_json.h"
 
 namespace qs::ui {
 
-namespace {
-
-const char* const kErrorColor = "#d32f2f";
-const QStringList kOptimizers = {QStringLiteral("SGD"), QStringLiteral("Adagrad"),
-                                 QStringLiteral("AdagradMomentum"), QStringLiteral("Adam"),
-                                 QStringLiteral("FTRL")};
-const QStringList kParameterClasses = {
-    QStringLiteral("AdagradParameters"), QStringLiteral("ProximalAdagradParameters"),
-    QStringLiteral("AdamParameters"), QStringLiteral("FtrlParameters"),
-    QStringLiteral("StochasticGradientDescentParameters"), QStringLiteral("MomentumParameters"),
-    QStringLiteral("RMSPropParameters")};
-const QStringList kInitializers = {QStringLiteral("truncated_normal"), QStringLiteral("uniform"),
-                                   QStringLiteral("zeros"), QStringLiteral("constant")};
-
-const QJsonValue kUnset(QJsonValue::Undefined);
-
-QDoubleSpinBox* doubleSpin(const QString& name) {
-    auto* s = new QDoubleSpinBox;
-    s->setObjectName(name);
-    s->setDecimals(6);
-    s->setRange(-1e9, 1e9);
-    s->setSingleStep(0.01);
-    return s;
-}
-
-bool valid(int index, size_t size) { return index >= 0 && static_cast<size_t>(index) < size; }
-
-void setTextIfChanged(QLineEdit* edit, const QString& text) {
-    if (edit->text() != text) edit->setText(text);
-}
-
-// Sets a list's rows to `names`, keeping the items when only the texts change.
-void syncList(QListWidget* list, const QStringList& names, int current) {
-    while (list->count() > names.size()) delete list->takeItem(list->count() - 1);
-    while (list->count() < names.size()) list->addItem(QString());
-    for (int i = 0; i < names.size(); ++i) list->item(i)->setText(names[i]);
-    list->setCurrentRow(current);
-}
-
-// Entries of objects TF rejects are red.
-void markBroken(QListWidget* list, const std::vector<ObjectCheck>& checks) {
-    for (int i = 0; i < list->count() && valid(i, checks.size()); ++i)
-        list->item(i)->setForeground(checks[static_cast<size_t>(i)].ok() ? list->palette().color(QPalette::Text)
-                                                                         : QColor(QLatin1String(kErrorColor)));
-}
-
-}  // namespace
+using namespace editor;
 
 ConfigEditor::ConfigEditor(EmbeddingModel* model, QWidget* parent) : QWidget(parent), model_(model) {
     auto* content = new QWidget;
@@ -145,6 +101,24 @@ int ConfigEditor::featureIndex() const {
     return valid(i, model_->document().features.size()) ? i : -1;
 }
 
+void ConfigEditor::connectObjects(const ObjectSection& section, int EmbeddingViewState::*selection,
+                                  int (EmbeddingModel::*add)(), void (EmbeddingModel::*remove)(int),
+                                  void (EmbeddingModel::*rename)(int, const QString&),
+                                  int (ConfigEditor::*index)() const) {
+    connect(section.list, &QListWidget::currentRowChanged, this, [this, selection](int r) {
+        if (refreshing_ || r < 0) return;
+        EmbeddingViewState v = model_->document().view;
+        v.*selection = r;
+        model_->setView(v);
+    });
+    connect(section.add, &QPushButton::clicked, model_, [this, add] { (model_->*add)(); });
+    connect(section.remove, &QPushButton::clicked, this, [this, remove, index] { (model_->*remove)((this->*index)()); });
+    connect(section.name, &QLineEdit::textEdited, this, [this, rename, index](const QString& name) {
+        if (!refreshing_) (model_->*rename)((this->*index)(), name);
+    });
+    connect(section.name, &QLineEdit::editingFinished, model_, &EmbeddingModel::endTyping);
+}
+
 // An editor with its error label underneath (hidden while the field is fine).
 QWidget* ConfigEditor::withError(QWidget* editor, const QString& name, QLabel** error) {
     auto* box = new QWidget;
@@ -152,12 +126,8 @@ QWidget* ConfigEditor::withError(QWidget* editor, const QString& name, QLabel** 
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(2);
     v->addWidget(editor);
-    auto* label = new QLabel;
-    label->setObjectName(name + QStringLiteral("Error"));
-    label->setWordWrap(true);
-    label->setStyleSheet(QStringLiteral("color: %1;").arg(QLatin1String(kErrorColor)));
+    QLabel* label = errorLabel(name + QStringLiteral("Error"));
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    label->hide();
     v->addWidget(label);
     *error = label;
     return box;
@@ -237,390 +207,6 @@ void ConfigEditor::editFeature(const std::function<void(EmbeddingFeature&)>& cha
     change(f);
     model_->setFeature(i, f, what,
                        mergeKey.isEmpty() ? QString() : QStringLiteral("features[%1].%2").arg(i).arg(mergeKey));
-}
-
-QWidget* ConfigEditor::buildTables() {
-    auto* group = new QGroupBox(tr("Tables"));
-    auto* row = new QHBoxLayout(group);
-    auto* left = new QVBoxLayout;
-    tableList_ = new QListWidget;
-    tableList_->setObjectName(QStringLiteral("tableList"));
-    auto* add = new QPushButton(tr("Add"));
-    add->setObjectName(QStringLiteral("addTable"));
-    auto* remove = new QPushButton(tr("Remove"));
-    remove->setObjectName(QStringLiteral("removeTable"));
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(add);
-    buttons->addWidget(remove);
-    left->addWidget(tableList_);
-    left->addLayout(buttons);
-    row->addLayout(left, 1);
-
-    tableForm_ = new QWidget;
-    auto* form = new QFormLayout(tableForm_);
-    tableError_ = new QLabel;
-    tableError_->setObjectName(QStringLiteral("tableError"));
-    tableError_->setWordWrap(true);
-    tableError_->setStyleSheet(QStringLiteral("color: %1;").arg(QLatin1String(kErrorColor)));
-    tableError_->hide();
-    form->addRow(tableError_);
-    tableWarning_ = new QLabel;
-    tableWarning_->setObjectName(QStringLiteral("tableWarning"));
-    tableWarning_->setWordWrap(true);
-    tableWarning_->setStyleSheet(QStringLiteral("color: #b26a00;"));
-    tableWarning_->hide();
-    form->addRow(tableWarning_);
-    tableName_ = new QLineEdit;
-    tableName_->setObjectName(QStringLiteral("tableName"));
-    form->addRow(tr("name"), tableName_);
-
-    const auto member = [this](QJsonValue EmbeddingTable::*m) {
-        return std::pair{[this, m](const EmbeddingDocument& d) {
-                             const int i = tableIndex();
-                             return i < 0 ? kUnset : d.tables[static_cast<size_t>(i)].*m;
-                         },
-                         [this, m](EmbeddingDocument& d, const QJsonValue& v) {
-                             d.tables[static_cast<size_t>(tableIndex())].*m = v;
-                         }};
-    };
-    const auto table = QStringLiteral("table");
-    {
-        auto [get, set] = member(&EmbeddingTable::vocabulary_size);
-        pyField(form, tr("vocabulary_size"), QStringLiteral("tableVocabularySize"), table,
-                QStringLiteral("vocabulary_size"), fields_, false, get, set);
-    }
-    {
-        auto [get, set] = member(&EmbeddingTable::dim);
-        pyField(form, tr("dim"), QStringLiteral("tableDim"), table, QStringLiteral("dim"), fields_, false, get, set);
-    }
-    {
-        auto [get, set] = member(&EmbeddingTable::combiner);
-        auto* combo = new QComboBox;
-        combo->addItems({QStringLiteral("mean"), QStringLiteral("sum"), QStringLiteral("sqrtn")});
-        pyField(form, tr("combiner"), QStringLiteral("tableCombiner"), table, QStringLiteral("combiner"), fields_,
-                false, get, set, combo);
-    }
-
-    optimizerType_ = new QComboBox;
-    optimizerType_->setObjectName(QStringLiteral("optimizerType"));
-    optimizerType_->addItems(kOptimizers);
-    form->addRow(tr("optimizer"), withError(optimizerType_, QStringLiteral("optimizerType"), &optimizerTypeError_));
-    auto* optimizerBox = new QWidget;
-    optimizerBox->setObjectName(QStringLiteral("optimizerParameters"));
-    optimizerForm_ = new QFormLayout(optimizerBox);
-    optimizerForm_->setContentsMargins(16, 0, 0, 0);
-    form->addRow(optimizerBox);
-
-    quantEnabled_ = new QCheckBox(tr("quantization_config (simulated quantization)"));
-    quantEnabled_->setObjectName(QStringLiteral("quantizationEnabled"));
-    form->addRow(quantEnabled_);
-    const auto quant = [this](QJsonValue EmbeddingQuantization::*m) {
-        return std::pair{[this, m](const EmbeddingDocument& d) {
-                             const int i = tableIndex();
-                             if (i < 0 || !d.tables[static_cast<size_t>(i)].quantization) return kUnset;
-                             return *d.tables[static_cast<size_t>(i)].quantization.*m;
-                         },
-                         [this, m](EmbeddingDocument& d, const QJsonValue& v) {
-                             auto& q = d.tables[static_cast<size_t>(tableIndex())].quantization;
-                             if (!q) q = EmbeddingQuantization{};
-                             *q.*m = v;
-                         }};
-    };
-    for (const auto& [key, name, m] :
-         {std::tuple{"num_buckets", "quantNumBuckets", &EmbeddingQuantization::num_buckets},
-          std::tuple{"lower", "quantLower", &EmbeddingQuantization::lower},
-          std::tuple{"upper", "quantUpper", &EmbeddingQuantization::upper}}) {
-        auto [get, set] = quant(m);
-        pyField(form, QStringLiteral("    %1").arg(QLatin1String(key)), QLatin1String(name), table,
-                QStringLiteral("quantization_config.") + QLatin1String(key), fields_, false, get, set);
-    }
-
-    initKind_ = new QComboBox;
-    initKind_->setObjectName(QStringLiteral("initializerKind"));
-    initKind_->addItems(kInitializers);
-    form->addRow(tr("initializer"), initKind_);
-    auto* initBox = new QWidget;
-    initForm_ = new QFormLayout(initBox);
-    initForm_->setContentsMargins(16, 0, 0, 0);
-    initMean_ = doubleSpin(QStringLiteral("initializerMean"));
-    initStddev_ = doubleSpin(QStringLiteral("initializerStddev"));
-    initStddev_->setMinimum(0.0);
-    initStddev_->setSpecialValueText(tr("1/sqrt(dim)"));
-    initMinval_ = doubleSpin(QStringLiteral("initializerMinval"));
-    initMaxval_ = doubleSpin(QStringLiteral("initializerMaxval"));
-    initValue_ = doubleSpin(QStringLiteral("initializerValue"));
-    initSeed_ = new QSpinBox;
-    initSeed_->setObjectName(QStringLiteral("initializerSeed"));
-    initSeed_->setRange(0, std::numeric_limits<int>::max());
-    initForm_->addRow(tr("mean"), initMean_);
-    initForm_->addRow(tr("stddev"), initStddev_);
-    initForm_->addRow(tr("minval"), initMinval_);
-    initForm_->addRow(tr("maxval"), initMaxval_);
-    initForm_->addRow(tr("value"), initValue_);
-    initForm_->addRow(tr("seed"), initSeed_);
-    form->addRow(initBox);
-    auto* fileRow = new QHBoxLayout;
-    tableDataFile_ = new QLineEdit;
-    tableDataFile_->setObjectName(QStringLiteral("tableDataFile"));
-    tableDataFile_->setPlaceholderText(tr("none: values from the initializer"));
-    auto* browse = new QPushButton(tr("…"));
-    browse->setObjectName(QStringLiteral("browseTableDataFile"));
-    fileRow->addWidget(tableDataFile_);
-    fileRow->addWidget(browse);
-    form->addRow(tr("data file"), fileRow);
-    row->addWidget(tableForm_, 3);
-
-    connect(tableList_, &QListWidget::currentRowChanged, this, [this](int r) {
-        if (refreshing_ || r < 0) return;
-        EmbeddingViewState v = model_->document().view;
-        v.table = r;
-        model_->setView(v);
-    });
-    connect(add, &QPushButton::clicked, model_, [this] { model_->addTable(); });
-    connect(remove, &QPushButton::clicked, this, [this] { model_->removeTable(tableIndex()); });
-    connect(tableName_, &QLineEdit::textEdited, this, [this](const QString& name) {
-        if (!refreshing_) model_->renameTable(tableIndex(), name);
-    });
-    connect(tableName_, &QLineEdit::editingFinished, model_, &EmbeddingModel::endTyping);
-    connect(optimizerType_, &QComboBox::currentTextChanged, this, [this](const QString& type) {
-        editTable([&](EmbeddingTable& t) { t.optimizer.type = type; }, tr("Change optimizer"));
-    });
-    connect(quantEnabled_, &QCheckBox::toggled, this, [this](bool on) {
-        editTable([&](EmbeddingTable& t) {
-            if (on && !t.quantization) t.quantization = EmbeddingQuantization{};
-            if (!on) t.quantization.reset();
-        }, on ? tr("Enable quantization") : tr("Disable quantization"));
-    });
-    connect(initKind_, &QComboBox::currentTextChanged, this, [this](const QString& kind) {
-        editTable([&](EmbeddingTable& t) { t.initializer.kind = kind; }, tr("Change initializer"));
-    });
-    for (const auto& [spin, m, key] :
-         {std::tuple{initMean_, &EmbeddingInitializer::mean, "mean"},
-          std::tuple{initStddev_, &EmbeddingInitializer::stddev, "stddev"},
-          std::tuple{initMinval_, &EmbeddingInitializer::minval, "minval"},
-          std::tuple{initMaxval_, &EmbeddingInitializer::maxval, "maxval"},
-          std::tuple{initValue_, &EmbeddingInitializer::value, "value"}}) {
-        connect(spin, &QDoubleSpinBox::valueChanged, this, [this, m = m, key = key](double v) {
-            editTable([&](EmbeddingTable& t) { t.initializer.*m = v; }, tr("Edit initializer %1").arg(QLatin1String(key)),
-                      QStringLiteral("initializer.") + QLatin1String(key));
-        });
-    }
-    connect(initSeed_, &QSpinBox::valueChanged, this, [this](int seed) {
-        editTable([&](EmbeddingTable& t) { t.initializer.seed = seed; }, tr("Edit initializer seed"),
-                  QStringLiteral("initializer.seed"));
-    });
-    connect(tableDataFile_, &QLineEdit::textEdited, this, [this](const QString& path) {
-        editTable([&](EmbeddingTable& t) { t.data_file = path; }, tr("Change table data file"), QStringLiteral("data_file"));
-    });
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Table data"), QString(),
-                                                          tr("Tables (*.npy *.csv *.vec);;All files (*)"));
-        if (!path.isEmpty())
-            editTable([&](EmbeddingTable& t) { t.data_file = path; }, tr("Change table data file"));
-    });
-    return group;
-}
-
-// The selected table's optimizer keywords, one field per keyword of its class (TF's default
-// as placeholder; empty = not passed).
-void ConfigEditor::rebuildOptimizerFields() {
-    const int i = tableIndex();
-    const QString type = i < 0 ? QString() : model_->document().tables[static_cast<size_t>(i)].optimizer.type;
-    if (type == optimizerFieldsType_) return;
-    optimizerFieldsType_ = type;
-    while (optimizerForm_->rowCount() > 0) optimizerForm_->removeRow(0);
-    optimizerFields_.clear();
-    const auto kind = tpu::optimizerKindFromName(type.toStdString());
-    if (!kind) return;
-    const auto defaults = tpu::makeOptimizer(*kind, {});
-    if (!defaults) return;
-    optimizerFields_.reserve(defaults->instance()->args.size());
-    for (const auto& [name, def] : defaults->instance()->args) {
-        if (name == "slot_variable_creation_fn") continue;  // a Python function: not editable here
-        const QString key = QString::fromStdString(name);
-        QLineEdit* edit = pyField(
-            optimizerForm_, key, QStringLiteral("optimizer_") + key, QStringLiteral("table"),
-            QStringLiteral("optimizer.") + key, optimizerFields_, true,
-            [this, key](const EmbeddingDocument& d) {
-                const int t = tableIndex();
-                return t < 0 ? kUnset : d.tables[static_cast<size_t>(t)].optimizer.keywords.value(key);
-            },
-            [this, key](EmbeddingDocument& d, const QJsonValue& v) {
-                QJsonObject& kw = d.tables[static_cast<size_t>(tableIndex())].optimizer.keywords;
-                if (v.isUndefined()) kw.remove(key);
-                else kw[key] = v;
-            });
-        edit->setPlaceholderText(QString::fromStdString(def.repr()));
-    }
-}
-
-QWidget* ConfigEditor::buildFeatures() {
-    auto* group = new QGroupBox(tr("Features"));
-    auto* row = new QHBoxLayout(group);
-    auto* left = new QVBoxLayout;
-    featureList_ = new QListWidget;
-    featureList_->setObjectName(QStringLiteral("featureList"));
-    auto* add = new QPushButton(tr("Add"));
-    add->setObjectName(QStringLiteral("addFeature"));
-    auto* remove = new QPushButton(tr("Remove"));
-    remove->setObjectName(QStringLiteral("removeFeature"));
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(add);
-    buttons->addWidget(remove);
-    left->addWidget(featureList_);
-    left->addLayout(buttons);
-    row->addLayout(left, 1);
-
-    featureForm_ = new QWidget;
-    auto* form = new QFormLayout(featureForm_);
-    featureError_ = new QLabel;
-    featureError_->setObjectName(QStringLiteral("featureError"));
-    featureError_->setWordWrap(true);
-    featureError_->setStyleSheet(QStringLiteral("color: %1;").arg(QLatin1String(kErrorColor)));
-    featureError_->hide();
-    form->addRow(featureError_);
-    featureName_ = new QLineEdit;
-    featureName_->setObjectName(QStringLiteral("featureName"));
-    form->addRow(tr("name"), featureName_);
-    featureTable_ = new QComboBox;
-    featureTable_->setObjectName(QStringLiteral("featureTable"));
-    form->addRow(tr("table"), withError(featureTable_, QStringLiteral("featureTable"), &featureTableError_));
-
-    const auto member = [this](QJsonValue EmbeddingFeature::*m, bool noneWhenEmpty) {
-        return std::pair{[this, m](const EmbeddingDocument& d) {
-                             const int i = featureIndex();
-                             return i < 0 ? kUnset : d.features[static_cast<size_t>(i)].*m;
-                         },
-                         [this, m, noneWhenEmpty](EmbeddingDocument& d, const QJsonValue& v) {
-                             d.features[static_cast<size_t>(featureIndex())].*m =
-                                 v.isUndefined() && noneWhenEmpty ? QJsonValue(QJsonValue::Null) : v;
-                         }};
-    };
-    const auto feature = QStringLiteral("feature");
-    for (const auto& [key, name, m, optional] :
-         {std::tuple{"max_sequence_length", "featureMaxSequenceLength", &EmbeddingFeature::max_sequence_length, false},
-          std::tuple{"validate_weights_and_indices", "featureValidateWeightsAndIndices",
-                     &EmbeddingFeature::validate_weights_and_indices, false},
-          std::tuple{"output_shape", "featureOutputShape", &EmbeddingFeature::output_shape, true}}) {
-        auto [get, set] = member(m, optional);
-        QLineEdit* edit = pyField(form, QLatin1String(key), QLatin1String(name), feature, QLatin1String(key),
-                                  fields_, optional, get, set);
-        if (optional) edit->setPlaceholderText(QStringLiteral("None"));
-    }
-    featureIds_ = new QLineEdit;
-    featureIds_->setObjectName(QStringLiteral("featureIds"));
-    featureIds_->setToolTip(tr("uniform:batch=1024,ids=4,seed=1 or zipf:batch=4096,ids=8,s=1.1,weights=1,seed=7"));
-    form->addRow(tr("id batch"), featureIds_);
-    auto* fileRow = new QHBoxLayout;
-    featureIdsFile_ = new QLineEdit;
-    featureIdsFile_->setObjectName(QStringLiteral("featureIdsFile"));
-    featureIdsFile_->setPlaceholderText(tr("none: generated ids"));
-    auto* browse = new QPushButton(tr("…"));
-    browse->setObjectName(QStringLiteral("browseFeatureIdsFile"));
-    fileRow->addWidget(featureIdsFile_);
-    fileRow->addWidget(browse);
-    form->addRow(tr("ids CSV"), fileRow);
-    row->addWidget(featureForm_, 3);
-
-    connect(featureList_, &QListWidget::currentRowChanged, this, [this](int r) {
-        if (refreshing_ || r < 0) return;
-        EmbeddingViewState v = model_->document().view;
-        v.feature = r;
-        model_->setView(v);
-    });
-    connect(add, &QPushButton::clicked, model_, [this] { model_->addFeature(); });
-    connect(remove, &QPushButton::clicked, this, [this] { model_->removeFeature(featureIndex()); });
-    connect(featureName_, &QLineEdit::textEdited, this, [this](const QString& name) {
-        if (!refreshing_) model_->renameFeature(featureIndex(), name);
-    });
-    connect(featureName_, &QLineEdit::editingFinished, model_, &EmbeddingModel::endTyping);
-    connect(featureTable_, &QComboBox::currentIndexChanged, this, [this](int index) {
-        editFeature([&](EmbeddingFeature& f) { f.table = index - 1; }, tr("Change feature table"));
-    });
-    connect(featureIds_, &QLineEdit::textEdited, this, [this](const QString& spec) {
-        editFeature([&](EmbeddingFeature& f) { f.ids = spec; }, tr("Edit id batch"), QStringLiteral("ids"));
-    });
-    connect(featureIds_, &QLineEdit::editingFinished, model_, &EmbeddingModel::endTyping);
-    connect(featureIdsFile_, &QLineEdit::textEdited, this, [this](const QString& path) {
-        editFeature([&](EmbeddingFeature& f) { f.ids_file = path; }, tr("Change ids file"), QStringLiteral("ids_file"));
-    });
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Lookup ids"), QString(),
-                                                          tr("CSV (*.csv);;All files (*)"));
-        if (!path.isEmpty()) editFeature([&](EmbeddingFeature& f) { f.ids_file = path; }, tr("Change ids file"));
-    });
-    return group;
-}
-
-QWidget* ConfigEditor::buildEstimator() {
-    auto* group = new QGroupBox(tr("Estimator (TF1)"));
-    estimatorGroup_ = group;
-    auto* form = new QFormLayout(group);
-    estimatorEnabled_ = new QCheckBox(tr("Build an EmbeddingConfigSpec for TPUEstimator"));
-    estimatorEnabled_->setObjectName(QStringLiteral("estimatorEnabled"));
-    form->addRow(estimatorEnabled_);
-    estimatorError_ = new QLabel;
-    estimatorError_->setObjectName(QStringLiteral("estimatorError"));
-    estimatorError_->setWordWrap(true);
-    estimatorError_->setStyleSheet(QStringLiteral("color: %1;").arg(QLatin1String(kErrorColor)));
-    estimatorError_->hide();
-    form->addRow(estimatorError_);
-
-    const auto member = [](QJsonValue EstimatorOptions::*m, bool noneWhenEmpty) {
-        return std::pair{[m](const EmbeddingDocument& d) { return d.estimator.*m; },
-                         [m, noneWhenEmpty](EmbeddingDocument& d, const QJsonValue& v) {
-                             d.estimator.*m = v.isUndefined() && noneWhenEmpty ? QJsonValue(QJsonValue::Null) : v;
-                         }};
-    };
-    const auto scope = QStringLiteral("estimator");
-    {
-        auto [get, set] = member(&EstimatorOptions::partition_strategy, false);
-        auto* combo = new QComboBox;
-        combo->addItems({QStringLiteral("div"), QStringLiteral("mod")});
-        pyField(form, tr("partition_strategy"), QStringLiteral("estimatorPartitionStrategy"), scope,
-                QStringLiteral("partition_strategy"), fields_, false, get, set, combo);
-    }
-    estimatorPipelining_ = new QCheckBox(tr("pipeline_execution_with_tensor_core"));
-    estimatorPipelining_->setObjectName(QStringLiteral("estimatorPipelining"));
-    form->addRow(estimatorPipelining_);
-    {
-        auto [get, set] = member(&EstimatorOptions::clipping_limit, true);
-        pyField(form, tr("clipping_limit"), QStringLiteral("estimatorClippingLimit"), scope,
-                QStringLiteral("clipping_limit"), fields_, true, get, set)
-            ->setPlaceholderText(QStringLiteral("None"));
-    }
-    estimatorOptimizer_ = new QComboBox;
-    estimatorOptimizer_->setObjectName(QStringLiteral("estimatorOptimizer"));
-    estimatorOptimizer_->addItems(kParameterClasses);
-    form->addRow(tr("optimization_parameters"), estimatorOptimizer_);
-    pyField(
-        form, tr("    learning_rate"), QStringLiteral("estimatorLearningRate"), scope,
-        QStringLiteral("optimization_parameters.learning_rate"), fields_, false,
-        [](const EmbeddingDocument& d) {
-            return d.estimator.optimization_parameters.value(QStringLiteral("learning_rate"));
-        },
-        [](EmbeddingDocument& d, const QJsonValue& v) {
-            d.estimator.optimization_parameters[QStringLiteral("learning_rate")] = v;
-        });
-
-    const auto editEstimator = [this](const std::function<void(EstimatorOptions&)>& change, const QString& what) {
-        if (refreshing_) return;
-        EstimatorOptions o = model_->document().estimator;
-        change(o);
-        model_->setEstimator(o, what);
-    };
-    connect(estimatorEnabled_, &QCheckBox::toggled, this, [editEstimator](bool on) {
-        editEstimator([&](EstimatorOptions& o) { o.enabled = on; }, tr("Toggle EmbeddingConfigSpec"));
-    });
-    connect(estimatorPipelining_, &QCheckBox::toggled, this, [editEstimator](bool on) {
-        editEstimator([&](EstimatorOptions& o) { o.pipeline_execution_with_tensor_core = on; },
-                      tr("Toggle pipelining"));
-    });
-    connect(estimatorOptimizer_, &QComboBox::currentTextChanged, this, [editEstimator](const QString& type) {
-        editEstimator([&](EstimatorOptions& o) { o.optimization_parameters[QStringLiteral("type")] = type; },
-                      tr("Change optimization parameters"));
-    });
-    return group;
 }
 
 void ConfigEditor::refresh() {

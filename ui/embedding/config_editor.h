@@ -29,7 +29,11 @@ class EmbeddingModel;
 struct EmbeddingDocument;
 struct EmbeddingFeature;
 struct EmbeddingTable;
+struct EmbeddingViewState;
 struct ObjectCheck;
+namespace editor {
+struct ObjectSection;
+}
 
 class ConfigEditor : public QWidget {
     Q_OBJECT
@@ -79,6 +83,12 @@ private:
     void refresh();
     void refreshErrors();
     void showErrors(const std::vector<PyField>& fields, const ObjectCheck* check, QLabel* objectError);
+    // The tables' / features' list, buttons and name field drive the model: a row chosen
+    // selects that object (view.*selection), the others add, remove and rename the selected
+    // one (`index`).
+    void connectObjects(const editor::ObjectSection& section, int EmbeddingViewState::*selection,
+                        int (EmbeddingModel::*add)(), void (EmbeddingModel::*remove)(int),
+                        void (EmbeddingModel::*rename)(int, const QString&), int (ConfigEditor::*index)() const);
     int tableIndex() const;
     int featureIndex() const;
 
