@@ -114,6 +114,15 @@ Status failIf(const PyInstance& in, std::string_view argument, std::string_view 
     return okStatus();
 }
 
+// `if not isinstance(v, int) or v < least: raise ValueError(...)` (bool is an int).
+Status intAtLeast(const PyInstance& in, const char* argument, int64_t least, const char* note = "") {
+    const PyValue& v = in.arg(argument);
+    if (v.isInt() && v.asInt() >= least) return okStatus();
+    return valueError(std::string("Argument `") + argument + "`" + note + " must be an int and must be >= " +
+                          std::to_string(least) + ". Received: " + v.pyStr(),
+                      argument);
+}
+
 std::string tensorShapeRepr(const PyValue& shape) {
     if (shape.isNone()) return "TensorShape(None)";
     std::string s = "TensorShape([";
@@ -258,16 +267,10 @@ Result<PyValue> makeTableConfig(const Kwargs& kwargs) {
                             kwargs);
     if (!bound) return bound.error();
     PyInstance in = instanceOf(cls, std::move(bound).value(), kwargs);
+    if (auto st = intAtLeast(in, "vocabulary_size", 1); !st) return st.error();
+    if (auto st = intAtLeast(in, "dim", 1, " (embedding dimension)"); !st) return st.error();
     const PyValue& vocab = in.arg("vocabulary_size");
-    if (!vocab.isInt() || vocab.asInt() < 1)
-        return valueError("Argument `vocabulary_size` must be an int and must be >= 1. Received: " +
-                              vocab.pyStr(),
-                          "vocabulary_size");
     const PyValue& dim = in.arg("dim");
-    if (!dim.isInt() || dim.asInt() < 1)
-        return valueError("Argument `dim` (embedding dimension) must be an int and must be >= 1. "
-                          "Received: " + dim.pyStr(),
-                          "dim");
     const PyValue& init = in.arg("initializer");
     if (!init.isNone() && !init.isCallable())
         return valueError("Argument `initializer` must be a callable (or None). Received: " +
@@ -312,11 +315,8 @@ Result<PyValue> makeFeatureConfig(const Kwargs& kwargs) {
         return valueError("Argument `table` has invalid type " + table.typeRepr() +
                               ". Expected `tf.tpu.experimental.embedding.TableConfig`.",
                           "table");
+    if (auto st = intAtLeast(in, "max_sequence_length", 0); !st) return st.error();
     const PyValue& len = in.arg("max_sequence_length");
-    if (!len.isInt() || len.asInt() < 0)
-        return valueError("Argument `max_sequence_length` must be an int and must be >= 0. "
-                          "Received: " + len.pyStr(),
-                          "max_sequence_length");
     const PyValue& shape = in.arg("output_shape");
     if (auto st = checkTensorShape(shape); !st) return aboutField(st.error(), "output_shape");
     const PyValue& validate = in.arg("validate_weights_and_indices");
