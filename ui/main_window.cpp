@@ -25,6 +25,7 @@
 #include "ui/lessons/lesson_controller.h"
 #include "ui/model/explorer_model.h"
 #include "ui/model/session.h"
+#include "ui/embedding/embedding_model.h"
 #include "ui/embedding/workbench_window.h"
 #include "ui/presentation_mode.h"
 #include "ui/panels/data_panel.h"
@@ -374,7 +375,12 @@ void MainWindow::applyTheme(bool dark) {
 }
 
 WorkbenchWindow* MainWindow::showWorkbench() {
-    if (!workbench_) workbench_ = new WorkbenchWindow(this);
+    if (!workbench_) {
+        // The workbench's document lives as long as its window.
+        auto* model = new EmbeddingModel;
+        workbench_ = new WorkbenchWindow(model, this);
+        model->setParent(workbench_);
+    }
     workbench_->show();
     workbench_->raise();
     workbench_->activateWindow();

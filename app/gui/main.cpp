@@ -16,7 +16,7 @@
 #include <QTabWidget>
 #include <QTimer>
 
-#include "ui/embedding/workbench_service.h"
+#include "ui/embedding/workbench_controller.h"
 #include "ui/embedding/workbench_window.h"
 #include "ui/analysis/analysis_tabs.h"
 #include "ui/compute/data_service.h"
@@ -133,7 +133,7 @@ int main(int argc, char* argv[]) {
             auto oneShown = [w, grab, pending] {
                 if (--*pending != 0) return;
                 if (w->tabs()->currentWidget()->findChild<QWidget*>(QStringLiteral("runPipelineDemo"))) {
-                    QObject::connect(w->service(), &qs::ui::WorkbenchService::pipelineDemoReady, w,
+                    QObject::connect(w->controller(), &qs::ui::WorkbenchController::pipelineDemoReady, w,
                                      [grab] { grab(); }, Qt::SingleShotConnection);
                     QTimer::singleShot(0, w->pipelineRunButton(), &QPushButton::click);
                 } else {

@@ -79,6 +79,7 @@
 #include "ui/embedding/embedding_validation.h"
 #include "ui/embedding/views/occupancy_view.h"
 #include "ui/embedding/workbench_inputs.h"
+#include "ui/embedding/workbench_controller.h"
 #include "ui/embedding/workbench_service.h"
 #include "ui/embedding/workbench_window.h"
 #include "ui/main_window.h"
@@ -607,8 +608,9 @@ bool TstMonkey::settle() {
         if (w_->computeService()->busy() || w_->dataService()->loading() ||
             w_->analysisTabs()->service()->busy())
             return true;
-        return bench_ && (bench_->service()->loading() || bench_->service()->analyzing() ||
-                          bench_->service()->demoRunning());
+        if (!bench_) return false;
+        const WorkbenchService* s = bench_->controller()->service();
+        return s->loading() || s->analyzing() || s->demoRunning();
     };
     // Twice idle with the event loop run in between: a finished job often queues the next.
     for (int quiet = 0; quiet < 2;) {
@@ -763,13 +765,15 @@ QStringList TstMonkey::settledWorkbenchProblems() const {
                      .arg(QString::fromStdString(inputs.error().message));
         return p;
     }
-    if (!bench_->tableInputs() || bench_->tableInputs()->name != inputs->name ||
-        bench_->tableInputs()->vocabulary_size != inputs->vocabulary_size || bench_->tableInputs()->dim != inputs->dim)
+    const auto& shown = bench_->controller()->tableInputs();
+    if (!shown || shown->name != inputs->name || shown->vocabulary_size != inputs->vocabulary_size ||
+        shown->dim != inputs->dim)
         p << QStringLiteral("the workbench shows other table inputs than the selected table's");
-    if (inputs->source.path.empty() && bench_->table() && !bench_->occupancyView()->isStale() &&
-        (bench_->table()->rows != inputs->vocabulary_size || bench_->table()->cols != inputs->dim))
+    const EmbeddingTablePtr loaded = bench_->controller()->table();
+    if (inputs->source.path.empty() && loaded && !bench_->occupancyView()->isStale() &&
+        (loaded->rows != inputs->vocabulary_size || loaded->cols != inputs->dim))
         p << QStringLiteral("the loaded table is %1 x %2, the configuration says %3 x %4")
-                 .arg(bench_->table()->rows).arg(bench_->table()->cols).arg(inputs->vocabulary_size).arg(inputs->dim);
+                 .arg(loaded->rows).arg(loaded->cols).arg(inputs->vocabulary_size).arg(inputs->dim);
     return p;
 }
 
@@ -1367,7 +1371,7 @@ QString TstMonkey::workbenchFile(Rng& r) {
             return QStringLiteral("save into a missing directory -> refused");
         }
         case 4:
-            bench_->exportStorage(tmp(QStringLiteral("codes.npy")));
+            bench_->controller()->exportStorage(tmp(QStringLiteral("codes.npy")));
             return QStringLiteral("export storage codes.npy");
         default:
             bench_->model()->reset(EmbeddingDocument::example());

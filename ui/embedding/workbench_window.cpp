@@ -5,7 +5,6 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
@@ -16,14 +15,11 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTimer>
 #include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 #include <algorithm>
 
-#include "core/embedding/storage_quant.h"
 #include "ui/embedding/config_editor.h"
 #include "ui/embedding/embedding_model.h"
 #include "ui/embedding/views/feature_stats_panel.h"
@@ -33,13 +29,10 @@
 #include "ui/embedding/views/range_suggestions_panel.h"
 #include "ui/embedding/views/sharding_view.h"
 #include "ui/embedding/views/storage_export_panel.h"
-#include "ui/model/native_file.h"
+#include "ui/embedding/workbench_controller.h"
 
 namespace qs::ui {
 namespace {
-
-// The pipelining demo trains a copy of the table twice; larger tables use their first rows.
-constexpr int64_t kPipelineMaxRows = 100'000;
 
 QWidget* column(std::initializer_list<QWidget*> widgets, QWidget* top = nullptr) {
     auto* w = new QWidget;
@@ -52,11 +45,10 @@ QWidget* column(std::initializer_list<QWidget*> widgets, QWidget* top = nullptr)
 
 }  // namespace
 
-WorkbenchWindow::WorkbenchWindow(QWidget* parent)
-    : QMainWindow(parent), model_(new EmbeddingModel(this)) {
+WorkbenchWindow::WorkbenchWindow(EmbeddingModel* model, QWidget* parent)
+    : QMainWindow(parent), model_(model), controller_(new WorkbenchController(model, this)) {
     setObjectName(QStringLiteral("workbenchWindow"));
     setAttribute(Qt::WA_DeleteOnClose, false);
-    service_ = new WorkbenchService(this);
     createTabs();
     editor_ = new ConfigEditor(model_);
     auto* dock = new QDockWidget(tr("Configuration"));
@@ -66,13 +58,13 @@ WorkbenchWindow::WorkbenchWindow(QWidget* parent)
     resizeDocks({dock}, {560}, Qt::Horizontal);  // the optimizer keywords are long
     createMenus();
     createStatusBar();
-    connectService();
-    connect(model_, &EmbeddingModel::documentChanged, this, &WorkbenchWindow::scheduleRefresh);
-    connect(model_, &EmbeddingModel::viewChanged, this, &WorkbenchWindow::scheduleRefresh);
+    connectController();
+    connect(model_, &EmbeddingModel::viewChanged, this, &WorkbenchWindow::showHeatMapWindow);
+    connect(model_, &EmbeddingModel::documentChanged, this, &WorkbenchWindow::showHeatMapWindow);
     connect(editor_, &ConfigEditor::statusMessage, status_, &QLabel::setText);
     resize(1500, 950);
     updateTitle();
-    scheduleRefresh();
+    showHeatMapWindow();
 }
 
 WorkbenchWindow::~WorkbenchWindow() {
@@ -154,7 +146,7 @@ void WorkbenchWindow::createTabs() {
     tabs_->addTab(column({pipeline_}, pbar), tr("Pipelining"));
 
     setCentralWidget(tabs_);
-    connect(suggestions_, &RangeSuggestionsPanel::applyRequested, this, &WorkbenchWindow::applySuggestion);
+    connect(suggestions_, &RangeSuggestionsPanel::applyRequested, controller_, &WorkbenchController::applySuggestion);
     connect(storage_, &StorageExportPanel::exportRequested, this, &WorkbenchWindow::exportStorageDialog);
 }
 
@@ -205,124 +197,97 @@ void WorkbenchWindow::createStatusBar() {
     cancel_->setText(tr("Cancel"));
     cancel_->setObjectName(QStringLiteral("cancelLoad"));
     cancel_->hide();
-    connect(cancel_, &QToolButton::clicked, service_, &WorkbenchService::cancel);
+    connect(cancel_, &QToolButton::clicked, controller_, &WorkbenchController::cancelLoad);
     statusBar()->addWidget(status_, 1);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
     statusBar()->addPermanentWidget(timing_);
 }
 
-void WorkbenchWindow::connectService() {
-    connect(service_, &WorkbenchService::loadingStarted, this, [this] {
+void WorkbenchWindow::connectController() {
+    WorkbenchController* c = controller_;
+    connect(c, &WorkbenchController::loadStarted, this, [this](const QString& name) {
         progress_->setValue(0);
         progress_->show();
         cancel_->show();
-        status_->setText(tr("Loading table '%1'…").arg(QString::fromStdString(inputs_ ? inputs_->name : "")));
+        status_->setText(tr("Loading table '%1'…").arg(name));
     });
-    connect(service_, &WorkbenchService::progress, this,
-            [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
-    auto endLoad = [this] {
-        progress_->hide();
-        cancel_->hide();
-    };
-    connect(service_, &WorkbenchService::tableLoaded, this,
-            [this, endLoad](EmbeddingTablePtr table, quint64 serial, double ms) {
-                if (serial != loadSerial_) return;
-                endLoad();
-                table_ = std::move(table);
-                {
-                    // The heat-map window cannot start past the last row.
-                    const QSignalBlocker block(firstRow_);
-                    firstRow_->setMaximum(static_cast<int>(std::min<int64_t>(table_->rows - 1, std::numeric_limits<int>::max())));
-                }
-                loadedKey_ = loadingKey_;
-                loadingKey_.reset();
-                timing_->setText(tr("table loaded in %1 ms").arg(ms, 0, 'f', 0));
-                requestAnalyses();
-            });
-    connect(service_, &WorkbenchService::loadCancelled, this, [this, endLoad](quint64 serial) {
-        if (serial != loadSerial_) return;
-        endLoad();
-        loadingKey_.reset();
-        setStale(tr("loading cancelled"));
+    connect(c, &WorkbenchController::loadProgress, this, [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
+    connect(c, &WorkbenchController::loadEnded, progress_, &QWidget::hide);
+    connect(c, &WorkbenchController::loadEnded, cancel_, &QWidget::hide);
+    connect(c, &WorkbenchController::tableLoaded, this, [this](const EmbeddingTablePtr& table) {
+        // The heat-map window cannot start past the last row.
+        const QSignalBlocker block(firstRow_);
+        firstRow_->setMaximum(static_cast<int>(std::min<int64_t>(table->rows - 1, std::numeric_limits<int>::max())));
     });
-    connect(service_, &WorkbenchService::loadFailed, this,
-            [this, endLoad](const QString& kind, const QString& message, quint64 serial) {
-                if (serial != loadSerial_) return;
-                endLoad();
-                loadingKey_.reset();
-                setStale(kind + QStringLiteral(": ") + message);
-            });
-    connect(service_, &WorkbenchService::tableAnalyzed, this,
-            [this](TableAnalysisPtr a, quint64 serial, double ms) {
-                if (serial == tableSerial_) {  // the analysis of the latest request
-                    shownTableRequest_ = requestedTable_;
-                    latestTable_ = a;
-                }
-                if (!showResults_) return;
-                showTableAnalysis(a);
-                timing_->setText(tr("table analysed in %1 ms").arg(ms, 0, 'f', 0));
-            });
-    connect(service_, &WorkbenchService::featureAnalyzed, this,
-            [this](FeatureAnalysisPtr a, quint64, double) {
-                if (!showFeatureResults_) return;
-                lastFeature_ = a;
-                if (inputs_)
-                    featureCaption_->setText(
-                        tr("Feature '%1' on table '%2' (%3 × %4, combiner %5): %6 ids in %7 examples from %8. "
-                           "Simulated quantization is applied to every gathered row before the combiner, as on "
-                           "the TPU; the middle column quantizes after combining, for comparison.")
-                            .arg(featureDisplayName(model_->document(), feature_), QString::fromStdString(inputs_->name))
-                            .arg(inputs_->vocabulary_size).arg(inputs_->dim)
-                            .arg(QString::fromStdString(inputs_->combiner))
-                            .arg(a->simulation.ids).arg(a->simulation.examples)
-                            .arg(featureSource_));
-                featureStats_->setSimulation(a->simulation, featureDisplayName(model_->document(), feature_));
-                featureStats_->setStale(false);
-                sharding_->setReport(a->sharding);
-                status_->setText(tr("%1: %2 ids looked up in %3 ms")
-                                     .arg(featureDisplayName(model_->document(), feature_))
-                                     .arg(a->simulation.ids)
-                                     .arg(a->simulation.lookup_ms, 0, 'f', 1));
-                emit featureAnalysisShown();
-            });
-    connect(service_, &WorkbenchService::analysisFailed, this,
-            [this](const QString& what, const QString& kind, const QString& message, quint64) {
-                status_->setText(tr("%1 analysis: %2: %3").arg(what, kind, message));
-                const QString text = kind + QStringLiteral(": ") + message;
-                if (what == QLatin1String("feature")) {
-                    featureCaption_->setText(text);
-                    featureStats_->setStale(true, text);
-                    sharding_->setStale(true, text);
-                } else {
-                    for (PlotFrame* p : {static_cast<PlotFrame*>(occupancy_), static_cast<PlotFrame*>(heatMap_)})
-                        p->setStale(true, text);
-                    suggestions_->setStale(true, text);
-                    storage_->setStale(true, text);
-                }
-            });
-    connect(service_, &WorkbenchService::pipelineDemoReady, this, [this](PipelineDemoPtr demo, quint64, double ms) {
+    connect(c, &WorkbenchController::timing, timing_, &QLabel::setText);
+    connect(c, &WorkbenchController::statusMessage, status_, &QLabel::setText);
+    connect(c, &WorkbenchController::resultsStale, this, &WorkbenchWindow::setStale);
+    connect(c, &WorkbenchController::tableAnalysisReady, this, &WorkbenchWindow::showTableAnalysis);
+    connect(c, &WorkbenchController::featureAnalysisReady, this, &WorkbenchWindow::showFeatureAnalysis);
+    connect(c, &WorkbenchController::noFeature, this, [this](const QString& table) {
+        featureCaption_->setText(tr("No feature looks up table '%1': add one in the configuration.").arg(table));
+        featureStats_->setStale(true, tr("no feature on this table"));
+        sharding_->setStale(true, tr("no feature on this table"));
+    });
+    connect(c, &WorkbenchController::analysisFailed, this, &WorkbenchWindow::showAnalysisFailed);
+    connect(c, &WorkbenchController::pipelineDemoReady, this, [this](const PipelineDemoPtr& demo, double ms) {
         pipeline_->setDemo(*demo);
         runPipeline_->setEnabled(true);
         status_->setText(tr("pipelining demonstration: %1 steps in %2 ms").arg(demo->steps.size()).arg(ms, 0, 'f', 0));
     });
-    connect(service_, &WorkbenchService::pipelineDemoFailed, this,
-            [this](const QString& kind, const QString& message, quint64) {
-                runPipeline_->setEnabled(true);
-                pipeline_->setStale(true, kind + QStringLiteral(": ") + message);
-            });
+    connect(c, &WorkbenchController::pipelineDemoFailed, this, [this](const QString& message) {
+        runPipeline_->setEnabled(true);
+        pipeline_->setStale(true, message);
+    });
+}
+
+void WorkbenchWindow::showFeatureAnalysis(const FeatureAnalysisPtr& a) {
+    const QString feature = featureDisplayName(model_->document(), controller_->analyzedFeature());
+    if (const auto& in = controller_->tableInputs())
+        featureCaption_->setText(
+            tr("Feature '%1' on table '%2' (%3 × %4, combiner %5): %6 ids in %7 examples from %8. "
+               "Simulated quantization is applied to every gathered row before the combiner, as on "
+               "the TPU; the middle column quantizes after combining, for comparison.")
+                .arg(feature, QString::fromStdString(in->name))
+                .arg(in->vocabulary_size).arg(in->dim)
+                .arg(QString::fromStdString(in->combiner))
+                .arg(a->simulation.ids).arg(a->simulation.examples)
+                .arg(controller_->featureSource()));
+    featureStats_->setSimulation(a->simulation, feature);
+    featureStats_->setStale(false);
+    sharding_->setReport(a->sharding);
+    status_->setText(tr("%1: %2 ids looked up in %3 ms")
+                         .arg(feature)
+                         .arg(a->simulation.ids)
+                         .arg(a->simulation.lookup_ms, 0, 'f', 1));
+    emit featureAnalysisShown();
+}
+
+void WorkbenchWindow::showAnalysisFailed(const QString& what, const QString& kind, const QString& message) {
+    status_->setText(tr("%1 analysis: %2: %3").arg(what, kind, message));
+    const QString text = kind + QStringLiteral(": ") + message;
+    if (what == QLatin1String("feature")) {
+        featureCaption_->setText(text);
+        featureStats_->setStale(true, text);
+        sharding_->setStale(true, text);
+    } else {
+        for (PlotFrame* p : {static_cast<PlotFrame*>(occupancy_), static_cast<PlotFrame*>(heatMap_)})
+            p->setStale(true, text);
+        suggestions_->setStale(true, text);
+        storage_->setStale(true, text);
+    }
 }
 
 void WorkbenchWindow::showTableAnalysis(const TableAnalysisPtr& a) {
-    lastTable_ = a;
+    const auto& inputs = controller_->tableInputs();
     if (a->occupancy) occupancy_->setOccupancy(*a->occupancy);
-    else if (inputs_ && inputs_->quantization)
+    else if (inputs && inputs->quantization)
         occupancy_->clear(tr("%1 buckets: too many to draw one bar each\n(the histogram stops at 2^24).")
-                              .arg(inputs_->quantization->num_buckets));
+                              .arg(inputs->quantization->num_buckets));
     else occupancy_->clear();
     occupancy_->setSuggestions(a->suggestions);
-    suggestions_->setSuggestions(a->suggestions, inputs_ && inputs_->quantization
-                                                     ? inputs_->quantization->num_buckets : 256);
+    suggestions_->setSuggestions(a->suggestions, inputs && inputs->quantization ? inputs->quantization->num_buckets : 256);
     if (a->storage) storage_->setStorage(*a->storage); else storage_->clear();
     heatMap_->setWindow(a->window);
     suggestions_->setStale(false);
@@ -330,17 +295,15 @@ void WorkbenchWindow::showTableAnalysis(const TableAnalysisPtr& a) {
     emit tableAnalysisShown();
 }
 
-void WorkbenchWindow::scheduleRefresh() {
-    if (refreshQueued_) return;
-    refreshQueued_ = true;
-    QTimer::singleShot(0, this, [this] {
-        refreshQueued_ = false;
-        refresh();
-    });
+// The heat map's row window as the document's view holds it.
+void WorkbenchWindow::showHeatMapWindow() {
+    const EmbeddingViewState& view = model_->document().view;
+    const QSignalBlocker b1(firstRow_), b2(windowRows_);
+    firstRow_->setValue(static_cast<int>(std::min<qint64>(view.first_row, std::numeric_limits<int>::max())));
+    windowRows_->setValue(static_cast<int>(std::clamp<qint64>(view.rows, 1, 4096)));
 }
 
 void WorkbenchWindow::setStale(const QString& message) {
-    showResults_ = showFeatureResults_ = false;
     for (PlotFrame* p : {static_cast<PlotFrame*>(occupancy_), static_cast<PlotFrame*>(heatMap_),
                          static_cast<PlotFrame*>(sharding_)})
         p->setStale(true, message);
@@ -350,187 +313,32 @@ void WorkbenchWindow::setStale(const QString& message) {
     status_->setText(message);
 }
 
-int WorkbenchWindow::featureForTable(int table) const {
-    const EmbeddingDocument& doc = model_->document();
-    const int selected = doc.view.feature;
-    if (selected >= 0 && static_cast<size_t>(selected) < doc.features.size() &&
-        doc.features[static_cast<size_t>(selected)].table == table)
-        return selected;
-    for (size_t i = 0; i < doc.features.size(); ++i)
-        if (doc.features[i].table == table) return static_cast<int>(i);
-    return -1;
-}
-
-void WorkbenchWindow::refresh() {
-    const EmbeddingDocument& doc = model_->document();
-    updateTitle();
-    {
-        const QSignalBlocker b1(firstRow_), b2(windowRows_);
-        firstRow_->setValue(static_cast<int>(std::min<qint64>(doc.view.first_row, std::numeric_limits<int>::max())));
-        windowRows_->setValue(static_cast<int>(std::clamp<qint64>(doc.view.rows, 1, 4096)));
-    }
-    int table = doc.view.table;
-    // Selecting a feature shows its table.
-    if (doc.view.feature >= 0 && static_cast<size_t>(doc.view.feature) < doc.features.size() &&
-        doc.features[static_cast<size_t>(doc.view.feature)].table >= 0)
-        table = doc.features[static_cast<size_t>(doc.view.feature)].table;
-    if (table < 0 || static_cast<size_t>(table) >= doc.tables.size()) {
-        inputs_.reset();
-        setStale(doc.tables.empty() ? tr("The configuration has no table: add one in the editor.")
-                                    : tr("No table selected."));
-        return;
-    }
-    auto inputs = workbenchTableInputs(doc, table);
-    if (!inputs) {
-        inputs_.reset();
-        setStale(QString::fromStdString(inputs.error().message));
-        return;
-    }
-    inputs_ = *inputs;
-    tableIndex_ = table;
-    const LoadKey key{inputs->source, inputs->vocabulary_size, inputs->dim};
-    if (loadedKey_ == key && table_) {
-        if (loadingKey_) {  // back to the loaded table: the other table's load is not wanted
-            service_->cancel();
-            loadingKey_.reset();
-            loadSerial_ = 0;  // its outcome is ignored (serials start at 1)
-            progress_->hide();
-            cancel_->hide();
-        }
-        requestAnalyses();
-    } else if (!(loadingKey_ == key)) {
-        loadingKey_ = key;
-        loadSerial_ = service_->loadTable(key.source, key.vocabulary_size, key.dim);
-    }
-}
-
-void WorkbenchWindow::requestAnalyses() {
-    if (!table_ || !inputs_) return;
-    showResults_ = true;
-    const EmbeddingDocument& doc = model_->document();
-    // The table's analysis (1.5 s for 1M x 128) only when its inputs changed: feature edits
-    // (ids, hosts, another feature of the table) reuse it.
-    const TableRequest request{table_, inputs_->quantization, doc.view.first_row, doc.view.rows};
-    if (shownTableRequest_ == request && latestTable_) {
-        showTableAnalysis(latestTable_);  // un-greys the views after an invalid edit was undone
-    } else if (!(requestedTable_ == request)) {
-        requestedTable_ = request;
-        qs::embedding::TableAnalysisOptions options;
-        options.window_first_row = request.first_row;
-        options.window_rows = request.rows;
-        tableSerial_ = service_->analyzeTable(table_, inputs_->quantization, options);
-    }
-
-    feature_ = featureForTable(tableIndex_);
-    showFeatureResults_ = false;
-    if (feature_ < 0) {
-        featureCaption_->setText(tr("No feature looks up table '%1': add one in the configuration.")
-                                     .arg(QString::fromStdString(inputs_->name)));
-        featureStats_->setStale(true, tr("no feature on this table"));
-        sharding_->setStale(true, tr("no feature on this table"));
-        return;
-    }
-    const EmbeddingFeature& f = doc.features[static_cast<size_t>(feature_)];
-    featureSource_ = f.ids_file.isEmpty() ? f.ids : QFileInfo(f.ids_file).fileName();
-    showFeatureResults_ = true;
-    // The batch is generated (or its CSV read) on the worker, with the document as it is now.
-    IdBatchMaker makeBatch = [doc, feature = feature_, vocabulary = inputs_->vocabulary_size, dim = inputs_->dim] {
-        return workbenchFeatureBatch(doc, feature, vocabulary, dim);
-    };
-    service_->analyzeFeature(table_, std::move(makeBatch), inputs_->combiner, inputs_->quantization,
-                             std::max(1, doc.num_hosts), workbenchStrategy(doc));
-}
-
-void WorkbenchWindow::applySuggestion(double lower, double upper) {
-    const EmbeddingDocument& doc = model_->document();
-    if (!inputs_ || tableIndex_ < 0 || static_cast<size_t>(tableIndex_) >= doc.tables.size()) return;
-    EmbeddingTable t = doc.tables[static_cast<size_t>(tableIndex_)];
-    if (!t.quantization) t.quantization = EmbeddingQuantization{};
-    t.quantization->lower = lower;
-    t.quantization->upper = upper;
-    model_->setTable(tableIndex_, t, tr("apply suggested range [%1, %2]").arg(lower).arg(upper));
-}
-
 void WorkbenchWindow::runPipelineDemo() {
-    if (!table_ || !inputs_) return;
-    const EmbeddingDocument& doc = model_->document();
-    qs::embedding::PipelineDemoSpec spec;
-    spec.steps = pipelineSteps_->value();
-    if (feature_ >= 0) {
-        if (auto parsed = qs::embedding::parseIdBatchSpec(doc.features[static_cast<size_t>(feature_)].ids.toStdString()))
-            spec.batches = *parsed;
-    }
-    spec.combiner = inputs_->combiner;
-    spec.quantization = inputs_->quantization;
-    spec.optimizer = inputs_->optimizer;
-    EmbeddingTablePtr demoTable = table_;
-    if (table_->rows > kPipelineMaxRows) {
-        auto part = std::make_shared<qs::tpu::RowMatrix>();
-        part->rows = kPipelineMaxRows;
-        part->cols = table_->cols;
-        part->values.assign(table_->values.begin(),
-                            table_->values.begin() + static_cast<std::ptrdiff_t>(kPipelineMaxRows * table_->cols));
-        demoTable = part;
-    }
+    if (!controller_->runPipelineDemo(pipelineSteps_->value())) return;
     runPipeline_->setEnabled(false);
-    status_->setText(tr("training %1 steps with and without pipelining…").arg(spec.steps));
-    service_->runPipelineDemo(demoTable, spec);
-}
-
-void WorkbenchWindow::exportStorage(const QString& codesPath) {
-    if (!table_ || !inputs_ || !inputs_->quantization) {
-        status_->setText(tr("Export needs a loaded table with a quantization_config."));
-        return;
-    }
-    QString params = codesPath;
-    if (params.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive)) params.chop(4);
-    params += QStringLiteral(".params.json");
-    const EmbeddingTablePtr table = table_;
-    const qs::tpu::QuantizationConfig config = *inputs_->quantization;
-    status_->setText(tr("Exporting the quantized table…"));
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
-        status_->setText(watcher->result());
-        watcher->deleteLater();
-    });
-    watcher->setFuture(QtConcurrent::run([table, config, codesPath, params]() -> QString {
-        // An exception left in the future would be rethrown by result() in the slot above,
-        // through the event loop: report it as the outcome instead.
-        try {
-            auto r = qs::embedding::exportStorageQuantization(*table, config, nativePath(codesPath),
-                                                              nativePath(params), qs::Exec::allCores());
-            if (!r) return QString::fromStdString(r.error().kind + ": " + r.error().message);
-            return QObject::tr("Exported %1 and %2: %3 % of the float32 bytes saved, reconstruction MSE %4")
-                .arg(QFileInfo(codesPath).fileName(), QFileInfo(params).fileName())
-                .arg(r->saved_fraction * 100, 0, 'f', 1)
-                .arg(r->reconstruction.mse, 0, 'g', 4);
-        } catch (const std::exception& e) {  // e.g. bad_alloc on a huge table
-            return QObject::tr("Export failed: %1").arg(QString::fromLocal8Bit(e.what()));
-        }
-    }));
+    status_->setText(tr("training %1 steps with and without pipelining…").arg(pipelineSteps_->value()));
 }
 
 void WorkbenchWindow::exportStorageDialog() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export quantized table codes"),
                                                       QString(), tr("NumPy array (*.npy)"));
-    if (!path.isEmpty()) exportStorage(path.endsWith(QLatin1String(".npy")) ? path : path + QStringLiteral(".npy"));
+    if (!path.isEmpty())
+        controller_->exportStorage(path.endsWith(QLatin1String(".npy")) ? path : path + QStringLiteral(".npy"));
 }
 
 bool WorkbenchWindow::openConfig(const QString& path, QString* error) {
-    QString message;
-    if (!editor_->openFrom(path, &message)) {
-        if (error) *error = message;
-        status_->setText(message);
-        return false;
-    }
-    path_ = path;
-    updateTitle();
-    return true;
+    return openOrSave(&ConfigEditor::openFrom, path, error);
 }
 
 bool WorkbenchWindow::saveConfig(const QString& path, QString* error) {
+    return openOrSave(&ConfigEditor::saveTo, path, error);
+}
+
+// The editor's open or save; on success the window's file becomes `path`.
+bool WorkbenchWindow::openOrSave(bool (ConfigEditor::*action)(const QString&, QString*), const QString& path,
+                                 QString* error) {
     QString message;
-    if (!editor_->saveTo(path, &message)) {
+    if (!(editor_->*action)(path, &message)) {
         if (error) *error = message;
         status_->setText(message);
         return false;
