@@ -1,6 +1,6 @@
 #include "tests/ui/explorer_window_test.h"
 
-#include <QFileInfo>
+#include "tests/ui/isolated_user_files.h"
 
 namespace {
 
@@ -96,15 +96,8 @@ std::vector<float> channelData() {
 
 void ExplorerWindowTest::initTestCase() {
     previousHandler = qInstallMessageHandler(messageFilter);
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("QuantScopeTests"));
-    // Each test program its own autosave and settings: they may run at the same time.
-    QCoreApplication::setApplicationName(QFileInfo(QCoreApplication::applicationFilePath()).completeBaseName());
     QVERIFY(settingsDir_.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir_.path());
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir_.path());
-    QApplication::setQuitOnLastWindowClosed(false);
+    isolateUserFiles(settingsDir_.path());
     QLocale::setDefault(QLocale::c());
     // The autosave lives under the test-mode data location, never the user's.
     QVERIFY(MainWindow::lastSessionPath().contains(QLatin1String(".qttest")));
