@@ -171,18 +171,17 @@ void TstMainWindowEdits::rangeDragIsOneUndoStep() {
     QCOMPARE(w_->lastResult()->spec.max_range, draggedMax);
     QVERIFY(std::abs(child<QDoubleSpinBox>("maxRangeSpin")->value() - draggedMax) < 1e-6);
 
-    // A drag on the histogram's handles (its signal, as the handles emit it): a second step.
-    for (int i = 1; i <= 5; ++i)
-        emit w_->histogramView()->rangeDragged(-3.0f + 0.2f * i, draggedMax, false);
+    // The histogram's handles reach the controller too (its signal, as the handles emit it).
+    // The gesture rule itself (steps of a drag, a second drag, the undo order) is the
+    // controller's: tst_explorer_controller::dragIsOneUndoStep.
     emit w_->histogramView()->rangeDragged(-1.5f, draggedMax, true);
     QCOMPARE(model_->minRange(), -1.5f);
     QCOMPARE(model_->undoStack()->count(), 2);
     QVERIFY(settle());
     CHECK(verifyShowsModel());
 
+    // Undo moves the handles back with the range.
     model_->undoStack()->undo();
-    QCOMPARE(model_->minRange(), -3.0f);
-    QCOMPARE(model_->maxRange(), draggedMax);
     model_->undoStack()->undo();
     QCOMPARE(model_->maxRange(), 3.0f);
     QVERIFY(settle());

@@ -18,7 +18,6 @@ namespace qs::ui {
 class AnalysisService;
 class DataService;
 class ExplorerModel;
-struct ViewState;
 
 class ExplorerController : public QObject {
     Q_OBJECT
