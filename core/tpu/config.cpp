@@ -104,16 +104,6 @@ Result<std::pair<PyValue, PyValue>> clipGradient(OptimizerKind kind, bool accumu
                      "clipvalue");
 }
 
-// `if <argument> <op> bound: raise ValueError(message)`: both a failed check and a failed
-// comparison (CPython's TypeError) are errors of that argument.
-Status failIf(const PyInstance& in, std::string_view argument, std::string_view op,
-              const PyValue& bound, std::string message) {
-    auto r = pyCompare(in.arg(argument), op, bound);
-    if (!r) return aboutField(r.error(), std::string(argument));
-    if (*r) return valueError(std::move(message), std::string(argument));
-    return okStatus();
-}
-
 // `if not isinstance(v, int) or v < least: raise ValueError(...)` (bool is an int).
 Status intAtLeast(const PyInstance& in, const char* argument, int64_t least, const char* note = "") {
     const PyValue& v = in.arg(argument);

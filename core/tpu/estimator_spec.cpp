@@ -40,16 +40,6 @@ std::string namedTupleRepr(const PyInstance& in) {
     return s + ")";
 }
 
-// `if <argument> <op> bound: raise ValueError(message)`, comparisons failing like Python's;
-// either error is the argument's.
-Status failIf(const PyInstance& in, std::string_view argument, std::string_view op,
-              const PyValue& bound, std::string message) {
-    auto r = pyCompare(in.arg(argument), op, bound);
-    if (!r) return aboutField(r.error(), std::string(argument));
-    if (*r) return valueError(std::move(message), std::string(argument));
-    return okStatus();
-}
-
 std::vector<PyParam> commonTail(bool with_accumulation) {
     std::vector<PyParam> p;
     if (with_accumulation) p.push_back({"use_gradient_accumulation", PyValue(true)});

@@ -237,6 +237,14 @@ Result<Kwargs> bindKwargs(std::string_view class_name, std::string_view method,
     return bound;
 }
 
+Status failIf(const PyInstance& in, std::string_view argument, std::string_view op, const PyValue& bound,
+              std::string message) {
+    auto r = pyCompare(in.arg(argument), op, bound);
+    if (!r) return aboutField(r.error(), std::string(argument));
+    if (*r) return valueError(std::move(message), std::string(argument));
+    return okStatus();
+}
+
 Result<bool> pyCompare(const PyValue& a, std::string_view op, const PyValue& b) {
     if (!a.isNumber() || !b.isNumber())
         return typeError(std::string("'") + std::string(op) + "' not supported between instances of '" +

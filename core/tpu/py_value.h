@@ -136,6 +136,11 @@ Result<Kwargs> bindKwargs(std::string_view class_name, std::string_view method,
 // TypeError "'<=' not supported between instances of 'str' and 'int'".
 Result<bool> pyCompare(const PyValue& a, std::string_view op, const PyValue& b);
 
+// `if <argument> <op> bound: raise ValueError(message)` on an instance's argument: both the
+// ValueError and a failed comparison (CPython's TypeError) are errors of that argument.
+Status failIf(const PyInstance& in, std::string_view argument, std::string_view op, const PyValue& bound,
+              std::string message);
+
 // repr() of a Python str: single quotes unless the text holds ' and no ".
 std::string pyStrRepr(std::string_view s);
 

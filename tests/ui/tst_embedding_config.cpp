@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/ui/retype.h"
+
 #include "ui/embedding/config_editor.h"
 #include "ui/embedding/embedding_document.h"
 #include "ui/embedding/embedding_model.h"
@@ -491,13 +493,6 @@ W* child(QWidget& parent, const char* name) {
     W* w = parent.findChild<W*>(QLatin1String(name));
     if (!w) qFatal("no widget %s", name);
     return w;
-}
-
-void retype(QLineEdit* edit, const QString& text) {
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClick(edit, Qt::Key_Backspace);
-    QTest::keyClicks(edit, text);
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include <QLineEdit>
 #include <QtTest>
 
+#include "tests/ui/retype.h"
+
 #include "ui/embedding/config_editor.h"
 #include "ui/embedding/embedding_document.h"
 #include "ui/embedding/embedding_model.h"
@@ -18,13 +20,6 @@
 using namespace qs::ui;
 
 namespace {
-
-void retype(QLineEdit* edit, const QString& text) {
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClick(edit, Qt::Key_Backspace);
-    QTest::keyClicks(edit, text);
-}
 
 // The error labels of the editor's fields that are showing ("tableDimError", ...).
 QStringList shownErrorLabels(const QWidget& editor) {

@@ -5,18 +5,17 @@
 // pipelining demonstration runs from its button; a bad id batch is shown in the caption.
 // The controller's own rules (what is loaded, analysed again or kept, the export) are
 // tst_workbench_controller's.
-#include <QFile>
+#include <QApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
-#include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
-#include <QApplication>
 
+#include "tests/ui/retype.h"
 #include "ui/embedding/config_editor.h"
 #include "ui/embedding/embedding_model.h"
 #include "ui/embedding/views/feature_stats_panel.h"
@@ -33,13 +32,6 @@ using namespace qs::ui;
 namespace {
 
 const QString kExample = QStringLiteral(QS_SOURCE_DIR "/resources/embedding/example.json");
-
-void retype(QLineEdit* edit, const QString& text) {
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClick(edit, Qt::Key_Backspace);
-    QTest::keyClicks(edit, text);
-}
 
 }  // namespace
 

@@ -341,17 +341,17 @@ void ConfigEditor::refreshErrors() {
 
 bool ConfigEditor::openFrom(const QString& path, QString* error) {
     QString why;
-    const bool ok = model_->load(path, &why);
-    status_->setText(ok ? tr("Opened %1").arg(path) : why);
-    emit statusMessage(status_->text());
-    if (!ok && error) *error = why;
-    return ok;
+    return reportFileOutcome(model_->load(path, &why), tr("Opened %1").arg(path), why, error);
 }
 
 bool ConfigEditor::saveTo(const QString& path, QString* error) {
     QString why;
-    const bool ok = model_->save(path, &why);
-    status_->setText(ok ? tr("Saved %1").arg(path) : why);
+    return reportFileOutcome(model_->save(path, &why), tr("Saved %1").arg(path), why, error);
+}
+
+// The status line says what happened to the file (and so does statusMessage).
+bool ConfigEditor::reportFileOutcome(bool ok, const QString& done, const QString& why, QString* error) {
+    status_->setText(ok ? done : why);
     emit statusMessage(status_->text());
     if (!ok && error) *error = why;
     return ok;

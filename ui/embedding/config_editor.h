@@ -89,6 +89,7 @@ private:
     void connectObjects(const editor::ObjectSection& section, int EmbeddingViewState::*selection,
                         int (EmbeddingModel::*add)(), void (EmbeddingModel::*remove)(int),
                         void (EmbeddingModel::*rename)(int, const QString&), int (ConfigEditor::*index)() const);
+    bool reportFileOutcome(bool ok, const QString& done, const QString& why, QString* error);
     int tableIndex() const;
     int featureIndex() const;
 

@@ -39,6 +39,26 @@ QString uniqueName(const QString& stem, const QStringList& taken) {
         if (const QString name = stem + QString::number(n); !taken.contains(name)) return name;
 }
 
+// Element `index` of the document's tables or features replaced by `value`, as one edit.
+template <typename T>
+void replaceAt(EmbeddingModel& model, std::vector<T> EmbeddingDocument::*list, int index, const T& value,
+               const QString& what, const QString& mergeKey) {
+    if (!valid(index, (model.document().*list).size())) return;
+    EmbeddingDocument next = model.document();
+    (next.*list)[static_cast<size_t>(index)] = value;
+    model.edit(next, what, mergeKey);
+}
+
+// Renaming one table / feature: typing merges into one undo step per object ("tables[0].name").
+template <typename T>
+void renameAt(EmbeddingModel& model, std::vector<T> EmbeddingDocument::*list, const char* listName, int index,
+              const QString& name, const QString& what) {
+    if (!valid(index, (model.document().*list).size())) return;
+    T item = (model.document().*list)[static_cast<size_t>(index)];
+    item.name = name;
+    replaceAt(model, list, index, item, what, QStringLiteral("%1[%2].name").arg(QLatin1String(listName)).arg(index));
+}
+
 }  // namespace
 
 EmbeddingModel::EmbeddingModel(QObject* parent) : QObject(parent) {
@@ -97,18 +117,12 @@ void EmbeddingModel::removeTable(int index) {
 }
 
 void EmbeddingModel::renameTable(int index, const QString& name) {
-    if (!valid(index, doc_.tables.size())) return;
-    EmbeddingTable t = doc_.tables[static_cast<size_t>(index)];
-    t.name = name;
-    setTable(index, t, tr("Rename table"), QStringLiteral("tables[%1].name").arg(index));
+    renameAt(*this, &EmbeddingDocument::tables, "tables", index, name, tr("Rename table"));
 }
 
 void EmbeddingModel::setTable(int index, const EmbeddingTable& table, const QString& what,
                               const QString& mergeKey) {
-    if (!valid(index, doc_.tables.size())) return;
-    EmbeddingDocument next = doc_;
-    next.tables[static_cast<size_t>(index)] = table;
-    edit(next, what, mergeKey);
+    replaceAt(*this, &EmbeddingDocument::tables, index, table, what, mergeKey);
 }
 
 int EmbeddingModel::addFeature() {
@@ -133,18 +147,12 @@ void EmbeddingModel::removeFeature(int index) {
 }
 
 void EmbeddingModel::renameFeature(int index, const QString& name) {
-    if (!valid(index, doc_.features.size())) return;
-    EmbeddingFeature f = doc_.features[static_cast<size_t>(index)];
-    f.name = name;
-    setFeature(index, f, tr("Rename feature"), QStringLiteral("features[%1].name").arg(index));
+    renameAt(*this, &EmbeddingDocument::features, "features", index, name, tr("Rename feature"));
 }
 
 void EmbeddingModel::setFeature(int index, const EmbeddingFeature& feature, const QString& what,
                                 const QString& mergeKey) {
-    if (!valid(index, doc_.features.size())) return;
-    EmbeddingDocument next = doc_;
-    next.features[static_cast<size_t>(index)] = feature;
-    edit(next, what, mergeKey);
+    replaceAt(*this, &EmbeddingDocument::features, index, feature, what, mergeKey);
 }
 
 void EmbeddingModel::setEstimator(const EstimatorOptions& options, const QString& what,

@@ -40,6 +40,17 @@ FieldError fieldError(const QString& prefix, const QString& field, const Error& 
 // An error of a TF class's check: on the argument the check named (Error::field).
 FieldError checkError(const QString& prefix, const Error& e) { return fieldError(prefix, qstr(e.field), e); }
 
+// Appends document values as keywords; a malformed one (hand-made documents only) passes
+// None and, with `check`, is an error on its field (`prefix` + key).
+void addKeywords(Kwargs& kw, std::initializer_list<std::pair<const char*, QJsonValue>> values,
+                 ObjectCheck* check = nullptr, const QString& prefix = {}) {
+    for (const auto& [key, v] : values) {
+        auto py = pyValue(v, key);
+        if (!py && check) check->errors.push_back(fieldError(prefix, QLatin1String(key), py.error()));
+        kw.emplace_back(key, py ? *py : PyValue());
+    }
+}
+
 // Keywords of a document keyword object (the optimizer's, the TF1 parameters'), in the
 // class's signature order so errors and code come out as TF's would.
 Result<Kwargs> kwargsOf(const QJsonObject& o, const std::vector<std::string>& order, const char* skip) {
@@ -138,13 +149,11 @@ BuiltTable buildTable(const EmbeddingTable& t) {
     std::optional<PyValue> quantization;
     if (t.quantization) {
         Kwargs kw;
-        for (const auto& [key, v] : {std::pair{"num_buckets", t.quantization->num_buckets},
-                                     std::pair{"lower", t.quantization->lower},
-                                     std::pair{"upper", t.quantization->upper}}) {
-            auto py = pyValue(v, key);
-            if (!py) out.check.errors.push_back(fieldError(QStringLiteral("quantization_config."), QLatin1String(key), py.error()));
-            kw.emplace_back(key, py ? *py : PyValue());
-        }
+        addKeywords(kw,
+                    {{"num_buckets", t.quantization->num_buckets},
+                     {"lower", t.quantization->lower},
+                     {"upper", t.quantization->upper}},
+                    &out.check, QStringLiteral("quantization_config."));
         const auto built = tpu::makeQuantizationConfigValue(kw);
         if (!built) out.check.errors.push_back(checkError(QStringLiteral("quantization_config."), built.error()));
         quantization = valueOr(built, "QuantizationConfig",
@@ -152,21 +161,13 @@ BuiltTable buildTable(const EmbeddingTable& t) {
     }
     // The table itself.
     Kwargs& kw = out.kwargs;
-    for (const auto& [key, v] : {std::pair{"vocabulary_size", t.vocabulary_size}, std::pair{"dim", t.dim}}) {
-        auto py = pyValue(v, key);
-        if (!py) out.check.errors.push_back(fieldError({}, QLatin1String(key), py.error()));
-        kw.emplace_back(key, py ? *py : PyValue());
-    }
+    addKeywords(kw, {{"vocabulary_size", t.vocabulary_size}, {"dim", t.dim}}, &out.check);
     // The initializer: a callable object that prints as its Python expression.
     const QString init = t.data_file.isEmpty() ? initializerPythonExpr(t.initializer, t.dim)
                                                : dataFileInitializer(t.data_file, t.dim);
     kw.emplace_back("initializer", PyValue::object("initializer", init.toStdString(), true));
     if (!optimizer.isNone()) kw.emplace_back("optimizer", optimizer);
-    {
-        auto py = pyValue(t.combiner, "combiner");
-        if (!py) out.check.errors.push_back(fieldError({}, QStringLiteral("combiner"), py.error()));
-        kw.emplace_back("combiner", py ? *py : PyValue());
-    }
+    addKeywords(kw, {{"combiner", t.combiner}}, &out.check);
     if (!t.name.isEmpty()) kw.emplace_back("name", t.name.toStdString());
     if (quantization) kw.emplace_back("quantization_config", *quantization);
     const auto built = tpu::makeTableConfig(kw);
@@ -208,13 +209,11 @@ BuiltFeature buildFeature(const EmbeddingFeature& f, const std::vector<BuiltTabl
     }
     Kwargs& kw = out.kwargs;
     kw.emplace_back("table", table);
-    for (const auto& [key, v] : {std::pair{"max_sequence_length", f.max_sequence_length},
-                                 std::pair{"validate_weights_and_indices", f.validate_weights_and_indices},
-                                 std::pair{"output_shape", f.output_shape}}) {
-        auto py = pyValue(v, key);
-        if (!py) out.check.errors.push_back(fieldError({}, QLatin1String(key), py.error()));
-        kw.emplace_back(key, py ? *py : PyValue());
-    }
+    addKeywords(kw,
+                {{"max_sequence_length", f.max_sequence_length},
+                 {"validate_weights_and_indices", f.validate_weights_and_indices},
+                 {"output_shape", f.output_shape}},
+                &out.check);
     if (!f.name.isEmpty()) kw.emplace_back("name", f.name.toStdString());
     const auto built = tpu::makeFeatureConfig(kw);
     if (!built) out.check.errors.push_back(checkError({}, built.error()));
@@ -244,11 +243,7 @@ BuiltSpec buildSpec(const EmbeddingDocument& doc) {
     for (size_t i = 0; i < doc.tables.size(); ++i) {
         const EmbeddingTable& t = doc.tables[i];
         Kwargs kw;
-        for (const auto& [key, v] : {std::pair{"vocabulary_size", t.vocabulary_size},
-                                     std::pair{"dimension", t.dim}, std::pair{"combiner", t.combiner}}) {
-            auto py = pyValue(v, key);
-            kw.emplace_back(key, py ? *py : PyValue());
-        }
+        addKeywords(kw, {{"vocabulary_size", t.vocabulary_size}, {"dimension", t.dim}, {"combiner", t.combiner}});
         const QString name = tableKey(t, i);
         out.tf1Tables.emplace_back(name.toStdString(),
                                    tf1("TableConfig", kw, name, [](const Kwargs& k) { return tpu::makeTf1TableConfig(k); }));
@@ -260,8 +255,7 @@ BuiltSpec buildSpec(const EmbeddingDocument& doc) {
         kw.emplace_back("table_id", hasTable ? PyValue(tableKey(doc.tables[static_cast<size_t>(f.table)],
                                                                 static_cast<size_t>(f.table)).toStdString())
                                              : PyValue());
-        auto len = pyValue(f.max_sequence_length, "max_sequence_length");
-        kw.emplace_back("max_sequence_length", len ? *len : PyValue());
+        addKeywords(kw, {{"max_sequence_length", f.max_sequence_length}});
         const QString name = featureKey(f, i);
         out.tf1Features.emplace_back(name.toStdString(),
                                      tf1("FeatureConfig", kw, name, [](const Kwargs& k) { return tpu::makeTf1FeatureConfig(k); }));
@@ -287,13 +281,11 @@ BuiltSpec buildSpec(const EmbeddingDocument& doc) {
     kw.emplace_back("table_to_config_dict", PyValue::object("dict", "table_to_config_dict"));
     kw.emplace_back("feature_to_config_dict", PyValue::object("dict", "feature_to_config_dict"));
     kw.emplace_back("optimization_parameters", params);
-    for (const auto& [key, v] : {std::pair{"clipping_limit", e.clipping_limit},
-                                 std::pair{"pipeline_execution_with_tensor_core", e.pipeline_execution_with_tensor_core},
-                                 std::pair{"partition_strategy", e.partition_strategy}}) {
-        auto py = pyValue(v, key);
-        if (!py) out.check.errors.push_back(fieldError({}, QLatin1String(key), py.error()));
-        kw.emplace_back(key, py ? *py : PyValue());
-    }
+    addKeywords(kw,
+                {{"clipping_limit", e.clipping_limit},
+                 {"pipeline_execution_with_tensor_core", e.pipeline_execution_with_tensor_core},
+                 {"partition_strategy", e.partition_strategy}},
+                &out.check);
     // The spec is checked with the real dicts; the code refers to them by name.
     Kwargs real = kw;
     real[0].second = PyValue::dict(out.tf1Tables);
