@@ -104,13 +104,11 @@ Result<std::pair<PyValue, PyValue>> clipGradient(OptimizerKind kind, bool accumu
                      "clipvalue");
 }
 
-// `if not isinstance(v, int) or v < least: raise ValueError(...)` (bool is an int).
+// TF2's "Argument `x` must be an int and must be >= n. Received: v".
 Status intAtLeast(const PyInstance& in, const char* argument, int64_t least, const char* note = "") {
-    const PyValue& v = in.arg(argument);
-    if (v.isInt() && v.asInt() >= least) return okStatus();
-    return valueError(std::string("Argument `") + argument + "`" + note + " must be an int and must be >= " +
-                          std::to_string(least) + ". Received: " + v.pyStr(),
-                      argument);
+    return failUnlessIntAtLeast(in, argument, least,
+                                std::string("Argument `") + argument + "`" + note + " must be an int and must be >= " +
+                                    std::to_string(least) + ". Received: ");
 }
 
 std::string tensorShapeRepr(const PyValue& shape) {
@@ -222,8 +220,7 @@ Result<PyValue> makeOptimizer(OptimizerKind kind, const Kwargs& kwargs) {
                 // `if beta < 0. or beta >= 1.`; both messages print beta_1 (TF's bug).
                 const std::string msg = std::string("Argument `") + name +
                                         "` must be >= 0 and < 1. Received: " + b1.pyStr() + ".";
-                if (auto st = failIf(in, name, "<", PyValue(0.0), msg); !st) return st.error();
-                if (auto st = failIf(in, name, ">=", PyValue(1.0), msg); !st) return st.error();
+                if (auto st = failOutside(in, name, 0.0, 1.0, msg); !st) return st.error();
             }
             const PyValue& eps = in.arg("epsilon");
             if (auto st = failIf(in, "epsilon", "<=", PyValue(0.0),

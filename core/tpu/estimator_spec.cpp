@@ -159,8 +159,12 @@ std::string supportedOptimizerClasses() {
 
 // dict.items() of argument `argument`, which must be a dict.
 Result<const PyValue::Entries*> itemsOf(const PyValue& d, const char* argument) {
-    if (d.kind() != PyValue::Kind::Dict)
-        return Error{"AttributeError", "'" + d.typeName() + "' object has no attribute 'items'", argument};
+    if (d.kind() != PyValue::Kind::Dict) {
+        std::string message = "'";  // (built in steps: GCC 12 warns wrongly on "'" + string&&)
+        message += d.typeName();
+        message += "' object has no attribute 'items'";
+        return Error{"AttributeError", std::move(message), argument};
+    }
     return &d.entries();
 }
 
@@ -191,12 +195,8 @@ Result<PyValue> makeTf1TableConfig(const Kwargs& kwargs) {
                             kwargs);
     if (!bound) return bound.error();
     PyInstance in = instanceOf(cls, std::move(bound).value(), kwargs);
-    const PyValue& vocab = in.arg("vocabulary_size");
-    if (!vocab.isInt() || vocab.asInt() < 1)
-        return valueError("Invalid vocabulary_size " + vocab.pyStr() + ".", "vocabulary_size");
-    const PyValue& dim = in.arg("dimension");
-    if (!dim.isInt() || dim.asInt() < 1)
-        return valueError("Invalid dimension " + dim.pyStr() + ".", "dimension");
+    if (auto st = failUnlessIntAtLeast(in, "vocabulary_size", 1, "Invalid vocabulary_size ", "."); !st) return st.error();
+    if (auto st = failUnlessIntAtLeast(in, "dimension", 1, "Invalid dimension ", "."); !st) return st.error();
     PyValue& init = in.args[2].second;
     if (!init.isNone() && !init.isCallable())
         return valueError("initializer must be callable if specified.", "initializer");
@@ -238,9 +238,8 @@ Result<PyValue> makeTf1FeatureConfig(const Kwargs& kwargs) {
                             kwargs);
     if (!bound) return bound.error();
     PyInstance in = instanceOf(cls, std::move(bound).value(), kwargs);
-    const PyValue& len = in.arg("max_sequence_length");
-    if (!len.isInt() || len.asInt() < 0)
-        return valueError("Invalid max_sequence_length " + len.pyStr() + ".", "max_sequence_length");
+    if (auto st = failUnlessIntAtLeast(in, "max_sequence_length", 0, "Invalid max_sequence_length ", "."); !st)
+        return st.error();
     in.repr_text = namedTupleRepr(in);
     return PyValue::instance(std::move(in));
 }
@@ -275,8 +274,7 @@ Result<PyValue> makeOptimizationParameters(std::string_view name, const Kwargs& 
         for (std::string_view b : {"beta1", "beta2"}) {
             const std::string msg =
                 std::string(b) + " must be between 0. and 1; got " + in.arg(b).pyStr() + ".";
-            if (auto st = failIf(in, b, "<", PyValue(0.0), msg); !st) return st.error();
-            if (auto st = failIf(in, b, ">=", PyValue(1.0), msg); !st) return st.error();
+            if (auto st = failOutside(in, b, 0.0, 1.0, msg); !st) return st.error();
         }
         const PyValue& eps = in.arg("epsilon");
         if (auto st = failIf(in, "epsilon", "<=", PyValue(0.0),

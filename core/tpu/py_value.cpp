@@ -245,6 +245,18 @@ Status failIf(const PyInstance& in, std::string_view argument, std::string_view 
     return okStatus();
 }
 
+Status failUnlessIntAtLeast(const PyInstance& in, std::string_view argument, int64_t least, const std::string& before,
+                            const std::string& after) {
+    const PyValue& v = in.arg(argument);
+    if (v.isInt() && v.asInt() >= least) return okStatus();
+    return valueError(before + v.pyStr() + after, std::string(argument));
+}
+
+Status failOutside(const PyInstance& in, std::string_view argument, double lo, double hi, const std::string& message) {
+    if (auto st = failIf(in, argument, "<", PyValue(lo), message); !st) return st;
+    return failIf(in, argument, ">=", PyValue(hi), message);
+}
+
 Result<bool> pyCompare(const PyValue& a, std::string_view op, const PyValue& b) {
     if (!a.isNumber() || !b.isNumber())
         return typeError(std::string("'") + std::string(op) + "' not supported between instances of '" +

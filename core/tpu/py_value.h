@@ -141,6 +141,14 @@ Result<bool> pyCompare(const PyValue& a, std::string_view op, const PyValue& b);
 Status failIf(const PyInstance& in, std::string_view argument, std::string_view op, const PyValue& bound,
               std::string message);
 
+// `if not isinstance(<argument>, int) or <argument> < least: raise ValueError(before + str(v)
+// + after)` (bool is an int), an error of that argument.
+Status failUnlessIntAtLeast(const PyInstance& in, std::string_view argument, int64_t least, const std::string& before,
+                            const std::string& after = {});
+
+// `if <argument> < lo or <argument> >= hi: raise ValueError(message)`, the same way.
+Status failOutside(const PyInstance& in, std::string_view argument, double lo, double hi, const std::string& message);
+
 // repr() of a Python str: single quotes unless the text holds ' and no ".
 std::string pyStrRepr(std::string_view s);
 

@@ -32,6 +32,23 @@ namespace qs::ui {
 
 using namespace editor;
 
+namespace {
+
+// `change` applied to the selected table / feature (`index`, -1: none) as one edit; edits with
+// the same `mergeKey` ("initializer.seed") merge into one undo step per object.
+template <typename T>
+void editSelected(EmbeddingModel& model, int index, std::vector<T> EmbeddingDocument::*list, const char* listName,
+                  void (EmbeddingModel::*set)(int, const T&, const QString&, const QString&),
+                  const std::function<void(T&)>& change, const QString& what, const QString& mergeKey) {
+    if (index < 0) return;
+    T item = (model.document().*list)[static_cast<size_t>(index)];
+    change(item);
+    (model.*set)(index, item, what,
+                 mergeKey.isEmpty() ? QString() : QStringLiteral("%1[%2].%3").arg(QLatin1String(listName)).arg(index).arg(mergeKey));
+}
+
+}  // namespace
+
 ConfigEditor::ConfigEditor(EmbeddingModel* model, QWidget* parent) : QWidget(parent), model_(model) {
     auto* content = new QWidget;
     auto* column = new QVBoxLayout(content);
@@ -192,21 +209,16 @@ void ConfigEditor::commit(const PyField& field, const QString& text) {
 
 void ConfigEditor::editTable(const std::function<void(EmbeddingTable&)>& change, const QString& what,
                              const QString& mergeKey) {
-    const int i = tableIndex();
-    if (refreshing_ || i < 0) return;
-    EmbeddingTable t = model_->document().tables[static_cast<size_t>(i)];
-    change(t);
-    model_->setTable(i, t, what, mergeKey.isEmpty() ? QString() : QStringLiteral("tables[%1].%2").arg(i).arg(mergeKey));
+    if (!refreshing_)
+        editSelected(*model_, tableIndex(), &EmbeddingDocument::tables, "tables", &EmbeddingModel::setTable, change,
+                     what, mergeKey);
 }
 
 void ConfigEditor::editFeature(const std::function<void(EmbeddingFeature&)>& change, const QString& what,
                                const QString& mergeKey) {
-    const int i = featureIndex();
-    if (refreshing_ || i < 0) return;
-    EmbeddingFeature f = model_->document().features[static_cast<size_t>(i)];
-    change(f);
-    model_->setFeature(i, f, what,
-                       mergeKey.isEmpty() ? QString() : QStringLiteral("features[%1].%2").arg(i).arg(mergeKey));
+    if (!refreshing_)
+        editSelected(*model_, featureIndex(), &EmbeddingDocument::features, "features", &EmbeddingModel::setFeature,
+                     change, what, mergeKey);
 }
 
 void ConfigEditor::refresh() {
