@@ -9,16 +9,6 @@ namespace {
 const PyValue kNone;
 const std::string kTf2Module = "tensorflow.python.tpu.tpu_embedding_v2_utils";
 
-// A built instance: bound arguments, plus which keywords were passed.
-PyInstance instanceOf(const PyClass& cls, Kwargs bound, const Kwargs& given) {
-    PyInstance in;
-    in.cls = cls;
-    in.args = std::move(bound);
-    for (const auto& [k, v] : given)
-        if (std::find(in.given.begin(), in.given.end(), k) == in.given.end()) in.given.push_back(k);
-    return in;
-}
-
 // The parameters every TF2 optimizer shares after its own, in each class's order.
 std::vector<PyParam> optimizerParams(OptimizerKind kind) {
     const PyParam lr{"learning_rate", PyValue(kind == OptimizerKind::SGD ? 0.01 : 0.001)};
@@ -157,12 +147,12 @@ bool isInstanceOf(const PyValue& v, const PyClass& cls) {
 
 Result<PyValue> makeQuantizationConfigValue(const Kwargs& kwargs) {
     const PyClass cls = tf2Class("QuantizationConfig");
-    auto bound = bindKwargs(cls.name, "__init__",
+    auto bound = bindInstance(cls, "__init__",
                             {{"num_buckets", std::nullopt}, {"lower", std::nullopt},
                              {"upper", std::nullopt}},
                             kwargs);
     if (!bound) return bound.error();
-    PyInstance in = instanceOf(cls, std::move(bound).value(), kwargs);
+    PyInstance in = std::move(bound).value();
     const PyValue& n = in.arg("num_buckets");
     if (auto st = failIf(in, "num_buckets", "<", PyValue(2),
                          "num_buckets is " + n.pyStr() +
@@ -176,9 +166,9 @@ Result<PyValue> makeQuantizationConfigValue(const Kwargs& kwargs) {
 
 Result<PyValue> makeOptimizer(OptimizerKind kind, const Kwargs& kwargs) {
     const PyClass cls = tf2Class(optimizerName(kind));
-    auto bound = bindKwargs(cls.name, "__init__", optimizerParams(kind), kwargs);
+    auto bound = bindInstance(cls, "__init__", optimizerParams(kind), kwargs);
     if (!bound) return bound.error();
-    PyInstance in = instanceOf(cls, std::move(bound).value(), kwargs);
+    PyInstance in = std::move(bound).value();
     const PyValue& accumulate = in.arg("use_gradient_accumulation");
 
     // _Optimizer.__init__
@@ -241,7 +231,7 @@ Result<PyValue> makeOptimizer(OptimizerKind kind, const Kwargs& kwargs) {
 
 Result<PyValue> makeTableConfig(const Kwargs& kwargs) {
     const PyClass cls = tf2Class("TableConfig");
-    auto bound = bindKwargs(cls.name, "__init__",
+    auto bound = bindInstance(cls, "__init__",
                             {{"vocabulary_size", std::nullopt},
                              {"dim", std::nullopt},
                              {"initializer", kNone},
@@ -253,7 +243,7 @@ Result<PyValue> makeTableConfig(const Kwargs& kwargs) {
                              {"dtype", PyValue("float32")}},
                             kwargs);
     if (!bound) return bound.error();
-    PyInstance in = instanceOf(cls, std::move(bound).value(), kwargs);
+    PyInstance in = std::move(bound).value();
     if (auto st = intAtLeast(in, "vocabulary_size", 1); !st) return st.error();
     if (auto st = intAtLeast(in, "dim", 1, " (embedding dimension)"); !st) return st.error();
     const PyValue& vocab = in.arg("vocabulary_size");
@@ -288,7 +278,7 @@ Result<PyValue> makeTableConfig(const Kwargs& kwargs) {
 
 Result<PyValue> makeFeatureConfig(const Kwargs& kwargs) {
     const PyClass cls = tf2Class("FeatureConfig");
-    auto bound = bindKwargs(cls.name, "__init__",
+    auto bound = bindInstance(cls, "__init__",
                             {{"table", std::nullopt},
                              {"max_sequence_length", PyValue(0)},
                              {"validate_weights_and_indices", PyValue(true)},
@@ -296,7 +286,7 @@ Result<PyValue> makeFeatureConfig(const Kwargs& kwargs) {
                              {"name", kNone}},
                             kwargs);
     if (!bound) return bound.error();
-    PyInstance in = instanceOf(cls, std::move(bound).value(), kwargs);
+    PyInstance in = std::move(bound).value();
     const PyValue& table = in.arg("table");
     if (!isInstanceOf(table, tf2Class("TableConfig")))
         return valueError("Argument `table` has invalid type " + table.typeRepr() +

@@ -21,15 +21,6 @@ bool exported(std::string_view name) {
            name == "StochasticGradientDescentParameters";
 }
 
-PyInstance instanceOf(const PyClass& cls, Kwargs bound, const Kwargs& given) {
-    PyInstance in;
-    in.cls = cls;
-    in.args = std::move(bound);
-    for (const auto& [k, v] : given)
-        if (std::find(in.given.begin(), in.given.end(), k) == in.given.end()) in.given.push_back(k);
-    return in;
-}
-
 // repr() of a namedtuple: "TableConfig(vocabulary_size=4, dimension=2, ...)".
 std::string namedTupleRepr(const PyInstance& in) {
     std::string s = in.cls.name + "(";
@@ -183,7 +174,7 @@ bool isOptimizationParametersName(std::string_view name) {
 
 Result<PyValue> makeTf1TableConfig(const Kwargs& kwargs) {
     const PyClass cls = tf1Class("TableConfig");
-    auto bound = bindKwargs(cls.name, "__new__",
+    auto bound = bindInstance(cls, "__new__",
                             {{"vocabulary_size", std::nullopt},
                              {"dimension", std::nullopt},
                              {"initializer", kNone},
@@ -194,7 +185,7 @@ Result<PyValue> makeTf1TableConfig(const Kwargs& kwargs) {
                              {"optimization_parameters", kNone}},
                             kwargs);
     if (!bound) return bound.error();
-    PyInstance in = instanceOf(cls, std::move(bound).value(), kwargs);
+    PyInstance in = std::move(bound).value();
     if (auto st = failUnlessIntAtLeast(in, "vocabulary_size", 1, "Invalid vocabulary_size ", "."); !st) return st.error();
     if (auto st = failUnlessIntAtLeast(in, "dimension", 1, "Invalid dimension ", "."); !st) return st.error();
     PyValue& init = in.args[2].second;
@@ -231,13 +222,13 @@ Result<PyValue> makeTf1TableConfig(const Kwargs& kwargs) {
 
 Result<PyValue> makeTf1FeatureConfig(const Kwargs& kwargs) {
     const PyClass cls = tf1Class("FeatureConfig");
-    auto bound = bindKwargs(cls.name, "__new__",
+    auto bound = bindInstance(cls, "__new__",
                             {{"table_id", std::nullopt},
                              {"max_sequence_length", PyValue(0)},
                              {"weight_key", kNone}},
                             kwargs);
     if (!bound) return bound.error();
-    PyInstance in = instanceOf(cls, std::move(bound).value(), kwargs);
+    PyInstance in = std::move(bound).value();
     if (auto st = failUnlessIntAtLeast(in, "max_sequence_length", 0, "Invalid max_sequence_length ", "."); !st)
         return st.error();
     in.repr_text = namedTupleRepr(in);
@@ -248,9 +239,9 @@ Result<PyValue> makeOptimizationParameters(std::string_view name, const Kwargs& 
     if (!isOptimizationParametersName(name))
         return valueError("unknown optimization parameters class " + std::string(name));
     const PyClass cls = tf1Class(name);
-    auto bound = bindKwargs(cls.name, "__init__", paramsOf(name), kwargs);
+    auto bound = bindInstance(cls, "__init__", paramsOf(name), kwargs);
     if (!bound) return bound.error();
-    PyInstance in = instanceOf(cls, std::move(bound).value(), kwargs);
+    PyInstance in = std::move(bound).value();
     if (name == "StochasticGradientDescentParameters") {
         const bool clip = !in.arg("clip_gradient_min").isNone() ||
                           !in.arg("clip_gradient_max").isNone();
@@ -342,7 +333,7 @@ Result<PyValue> makeEmbeddingConfigSpec(const Kwargs& kwargs) {
     const PyClass cls{"EmbeddingConfigSpec",
                       "tensorflow_estimator.python.estimator.tpu._tpu_estimator_embedding",
                       "tf.compat.v1.estimator.tpu.experimental.EmbeddingConfigSpec"};
-    auto bound = bindKwargs(cls.name, "__new__",
+    auto bound = bindInstance(cls, "__new__",
                             {{"feature_columns", kNone},
                              {"optimization_parameters", kNone},
                              {"clipping_limit", kNone},
@@ -354,7 +345,7 @@ Result<PyValue> makeEmbeddingConfigSpec(const Kwargs& kwargs) {
                              {"profile_data_directory", kNone}},
                             kwargs);
     if (!bound) return bound.error();
-    PyInstance in = instanceOf(cls, std::move(bound).value(), kwargs);
+    PyInstance in = std::move(bound).value();
     const PyValue& columns = in.arg("feature_columns");
     const PyValue& features = in.arg("feature_to_config_dict");
     const PyValue& tables = in.arg("table_to_config_dict");

@@ -1,5 +1,6 @@
 #include "core/tpu/py_value.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/tpu/simulated_quantization.h"  // pyFloatRepr
@@ -235,6 +236,18 @@ Result<Kwargs> bindKwargs(std::string_view class_name, std::string_view method,
                          missing.front().substr(1, missing.front().size() - 2));
     }
     return bound;
+}
+
+Result<PyInstance> bindInstance(const PyClass& cls, std::string_view method, const std::vector<PyParam>& params,
+                                const Kwargs& kwargs) {
+    auto bound = bindKwargs(cls.name, method, params, kwargs);
+    if (!bound) return bound.error();
+    PyInstance in;
+    in.cls = cls;
+    in.args = std::move(bound).value();
+    for (const auto& [k, v] : kwargs)
+        if (std::find(in.given.begin(), in.given.end(), k) == in.given.end()) in.given.push_back(k);
+    return in;
 }
 
 Status failIf(const PyInstance& in, std::string_view argument, std::string_view op, const PyValue& bound,

@@ -132,6 +132,11 @@ struct PyParam {
 Result<Kwargs> bindKwargs(std::string_view class_name, std::string_view method,
                           const std::vector<PyParam>& params, const Kwargs& kwargs);
 
+// `cls(**kwargs)` bound as bindKwargs does, as an instance of `cls`: every parameter with its
+// value, and which keywords were passed.
+Result<PyInstance> bindInstance(const PyClass& cls, std::string_view method, const std::vector<PyParam>& params,
+                                const Kwargs& kwargs);
+
 // `a <op> b` for op in <, <=, >, >=: numbers compare by value; anything else is CPython's
 // TypeError "'<=' not supported between instances of 'str' and 'int'".
 Result<bool> pyCompare(const PyValue& a, std::string_view op, const PyValue& b);
