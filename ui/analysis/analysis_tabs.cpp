@@ -20,8 +20,8 @@ AnalysisTabs::AnalysisTabs(ExplorerModel* model, DataService* data, ComputeServi
     service_ = new AnalysisService(this);
     bits_ = new BitSweepView;
     clip_ = new ClipSweepView;
-    calibration_ = new CalibrationPanel;
-    comparison_ = new ComparisonView;
+    calibration_ = new CalibrationPanel(model_);
+    comparison_ = new ComparisonView(model_);
     tabs_->addTab(bits_, tr("Bit sweep"));
     tabs_->addTab(clip_, tr("Clipping sweep"));
     tabs_->addTab(calibration_, tr("Calibration"));
