@@ -5,7 +5,11 @@
 // Also every attribute of the table round-trips through a session.
 #include <QtTest>
 
+#include <QCheckBox>
 #include <QDoubleSpinBox>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,6 +19,8 @@
 #include "core/analysis/op_attributes.h"
 #include "ui/analysis/calibration_panel.h"
 #include "ui/analysis/comparison_view.h"
+#include "ui/main_window.h"
+#include "ui/views/framework_view.h"
 #include "ui/model/explorer_model.h"
 #include "ui/model/session.h"
 
@@ -43,7 +49,18 @@ std::optional<Session> roundTrip(const Session& s, QByteArray* bytes = nullptr) 
 
 class TstAnalysisState : public QObject {
     Q_OBJECT
+    QTemporaryDir settingsDir_;
+
 private slots:
+    void initTestCase() {
+        // The window reads and autosaves settings: keep them out of the user's.
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(settingsDir_.isValid());
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir_.path());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir_.path());
+    }
+
     void comparedConfigurationsUndo() {
         ExplorerModel m;
         QSignalSpy changed(&m, &ExplorerModel::comparedChanged);
@@ -223,6 +240,26 @@ private slots:
         m.reset(m.spec(), m.dataSource(), m.viewState(), AnalysisState{});
         QCOMPARE(view.list()->count(), 0);
         QCOMPARE(compare.count(), 4);
+    }
+
+    // The Frameworks tab's r1.4 check box edits the model, and undo unchecks it.
+    void theR14BoxFollowsTheModel() {
+        ExplorerModel m;
+        DataSource small;
+        small.generator = QStringLiteral("normal:n=1000,seed=1");
+        m.reset(m.spec(), small, ViewState{});
+        MainWindow w(&m);
+        QCheckBox* box = w.frameworkView()->r14Box();
+        box->setChecked(true);
+        QVERIFY(m.analysis().scaledR14);
+        QCOMPARE(m.undoStack()->count(), 1);
+        m.undoStack()->undo();
+        QVERIFY(!box->isChecked());
+        m.undoStack()->redo();
+        QVERIFY(box->isChecked());
+        AnalysisState none;
+        m.reset(m.spec(), m.dataSource(), m.viewState(), none);  // a session without the switch
+        QVERIFY(!box->isChecked());
     }
 };
 
