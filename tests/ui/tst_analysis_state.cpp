@@ -7,8 +7,6 @@
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
-#include <QSettings>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -21,6 +19,7 @@
 #include "ui/analysis/comparison_view.h"
 #include "ui/main_window.h"
 #include "ui/views/framework_view.h"
+#include "tests/ui/isolated_user_files.h"
 #include "ui/model/explorer_model.h"
 #include "ui/model/session.h"
 
@@ -54,11 +53,8 @@ class TstAnalysisState : public QObject {
 private slots:
     void initTestCase() {
         // The window reads and autosaves settings: keep them out of the user's.
-        QStandardPaths::setTestModeEnabled(true);
         QVERIFY(settingsDir_.isValid());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir_.path());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir_.path());
+        isolateUserFiles(settingsDir_.path());
     }
 
     void comparedConfigurationsUndo() {
