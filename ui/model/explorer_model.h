@@ -99,6 +99,7 @@ public:
     void setNarrowRange(bool value) { setAttribute("narrow_range", value); }
     void setAxis(qint64 axis) { setAttribute("axis", static_cast<int64_t>(axis)); }
     void setNumBits(qint64 bits) { setAttribute("num_bits", static_cast<int64_t>(bits)); }
+    void setNumBuckets(qint64 buckets) { setAttribute("num_buckets", static_cast<int64_t>(buckets)); }
     void setDataSource(const DataSource& source);  // undoable too
 
     // Analysis edits, one undo step each. addCompared is false (and nothing changes) when
