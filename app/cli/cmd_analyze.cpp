@@ -214,6 +214,7 @@ int runAnalyze(const std::vector<std::string>& args) {
     std::optional<analysis::BitSweep> bitsKept;
     std::optional<analysis::ClipSweep> clipKept;
     std::vector<analysis::OptimalClipRow> clipTableKept;
+    std::optional<analysis::ComparisonAnalysis> comparisonKept;
     switch (which->analysis) {
         case Analysis::SweepBits: {
             auto sweep = analysis::sweepBits(values, first.spec, settings.min_bits,
@@ -247,15 +248,21 @@ int runAnalyze(const std::vector<std::string>& args) {
             break;
         }
         case Analysis::Compare: {
+            // The comparison tab's own computation; the first case the op rejects is reported.
+            std::vector<QuantSpec> specs;
+            for (const AnalysisSource& source : sources) specs.push_back(source.spec);
+            auto compared = analysis::computeComparison(dataset->ref(), specs, exec);
+            if (!compared) return analysisError(first.case_path, compared.error());
             std::vector<Configuration> configs;
-            for (const AnalysisSource& source : sources) {
-                auto result = analysis::computeExplorer(source.spec, dataset->ref());
-                if (!result) return analysisError(source.case_path, result.error());
-                configs.push_back({source, std::move(result).value()});
+            for (size_t i = 0; i < sources.size(); ++i) {
+                const analysis::ComparisonEntry& entry = compared->entries[i];
+                if (entry.failed()) return analysisError(sources[i].case_path, entry.failure);
+                configs.push_back({sources[i], entry});
             }
             document = comparisonJson(summary, configs);
             png.kind = PngRequest::Kind::Compare;
             table = comparisonTable(configs);
+            comparisonKept = std::move(compared).value();
             break;
         }
     }
@@ -264,6 +271,7 @@ int runAnalyze(const std::vector<std::string>& args) {
         png.bits = bitsKept ? &*bitsKept : nullptr;
         png.clip = clipKept ? &*clipKept : nullptr;
         png.clip_table = &clipTableKept;
+        png.comparison = comparisonKept ? &*comparisonKept : nullptr;
         png.calibration = &settings.calibration;
         for (const AnalysisSource& s : sources) png.specs.push_back(s.spec);
         const Result<QByteArray> picture = renderAnalysisPng(png, dataset->ref());

@@ -24,7 +24,7 @@ class QMenu;
 namespace qs::ui {
 
 class ExplorerModel;
-class LatestJob;
+class JobRunner;
 class LessonPanel;
 class MainWindow;
 
@@ -60,7 +60,7 @@ private:
     QMenu* menu_ = nullptr;
     QDockWidget* dock_ = nullptr;
     LessonPanel* panel_ = nullptr;
-    LatestJob* job_ = nullptr;
+    JobRunner* job_ = nullptr;
     QList<QAction*> actions_;
     int current_ = -1;
 };
