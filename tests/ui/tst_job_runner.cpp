@@ -28,88 +28,81 @@ JobRunner::Job delivering(int value, QList<int>* out) {
     return [value, out](const JobContext&) -> JobRunner::Delivery { return [value, out] { out->append(value); }; };
 }
 
-// A job blocked until cancelled, then a second job submitted with `running`: what both
-// delivered, in order (-1: the first reported its cancel).
-QList<int> deliveredAfterSecondSubmission(JobRunner::Running running) {
-    JobRunner runner;
-    QSignalSpy idle(&runner, &JobRunner::idle);
-    QSemaphore gate;
-    QList<int> delivered;
-    runner.submit(gated(&gate, 1, &delivered));
-    runner.submit(delivering(2, &delivered), running);
-    if (!QTest::qWaitFor([&] { return idle.count() == 1; }, 5000)) delivered << 99;  // timed out
-    return delivered;
-}
-
 }  // namespace
 
 class TstJobRunner : public QObject {
     Q_OBJECT
 private slots:
+    // Each test below starts with a fresh runner, an idle spy, a closed gate and no deliveries.
+    void init() {
+        runner_ = std::make_unique<JobRunner>();
+        idle_ = std::make_unique<QSignalSpy>(runner_.get(), &JobRunner::idle);
+        gate_ = std::make_unique<QSemaphore>();
+        delivered_.clear();
+    }
+    void cleanup() {
+        gate_->release(10);  // a test that failed early must not leave a job blocked
+        idle_.reset();
+        runner_.reset();
+    }
+
     void newestQueuedRequestWins() {
-        JobRunner runner;
-        QSignalSpy idle(&runner, &JobRunner::idle);
-        QSemaphore gate;
-        QList<int> delivered;
-        runner.submit(gated(&gate, 1, &delivered));
-        QVERIFY(runner.running());
-        runner.submit(delivering(2, &delivered));  // replaced by 3 before it starts
-        runner.submit(delivering(3, &delivered));
-        QVERIFY(runner.hasQueued());
-        gate.release();
-        QTRY_COMPARE(idle.count(), 1);
+        runner_->submit(gated(gate_.get(), 1, &delivered_));
+        QVERIFY(runner_->running());
+        runner_->submit(delivering(2, &delivered_));  // replaced by 3 before it starts
+        runner_->submit(delivering(3, &delivered_));
+        QVERIFY(runner_->hasQueued());
+        gate_->release();
+        QTRY_COMPARE(idle_->count(), 1);
         // The running job finished and delivered (a drag shows results), then the newest.
-        QCOMPARE(delivered, (QList<int>{1, 3}));
-        QVERIFY(!runner.busy());
+        QCOMPARE(delivered_, (QList<int>{1, 3}));
+        QVERIFY(!runner_->busy());
     }
 
     void cancelStopsTheRunningJobWhichReportsIt() {
-        JobRunner runner;
-        QSignalSpy idle(&runner, &JobRunner::idle);
-        QSemaphore gate;
-        QList<int> delivered;
-        runner.submit(gated(&gate, 1, &delivered));
-        runner.cancel();
-        QTRY_COMPARE(idle.count(), 1);
-        QCOMPARE(delivered, (QList<int>{-1}));
+        runner_->submit(gated(gate_.get(), 1, &delivered_));
+        runner_->cancel();
+        QTRY_COMPARE(idle_->count(), 1);
+        QCOMPARE(delivered_, (QList<int>{-1}));
     }
 
     void aCancellingSubmissionCancelsTheRunningJob() {
-        QCOMPARE(deliveredAfterSecondSubmission(JobRunner::Running::Cancel), (QList<int>{-1, 2}));
+        runner_->submit(gated(gate_.get(), 1, &delivered_));
+        runner_->submit(delivering(2, &delivered_), JobRunner::Running::Cancel);
+        QTRY_COMPARE(idle_->count(), 1);
+        QCOMPARE(delivered_, (QList<int>{-1, 2}));  // the first reports its cancel
     }
+
     void aDiscardingSubmissionDropsTheRunningJobsDelivery() {
-        QCOMPARE(deliveredAfterSecondSubmission(JobRunner::Running::Discard), (QList<int>{2}));
+        runner_->submit(gated(gate_.get(), 1, &delivered_));
+        runner_->submit(delivering(2, &delivered_), JobRunner::Running::Discard);
+        QTRY_COMPARE(idle_->count(), 1);
+        QCOMPARE(delivered_, (QList<int>{2}));
     }
 
     void discardDropsQueuedAndRunning() {
-        JobRunner runner;
-        QSignalSpy idle(&runner, &JobRunner::idle);
-        QSemaphore gate;
-        QList<int> delivered;
-        runner.submit(gated(&gate, 1, &delivered));
-        runner.submit(delivering(2, &delivered));
-        runner.discard();
-        QTRY_COMPARE(idle.count(), 1);
-        QVERIFY(delivered.isEmpty());
-        runner.submit(delivering(3, &delivered));  // usable afterwards
-        QTRY_COMPARE(idle.count(), 2);
-        QCOMPARE(delivered, (QList<int>{3}));
+        runner_->submit(gated(gate_.get(), 1, &delivered_));
+        runner_->submit(delivering(2, &delivered_));
+        runner_->discard();
+        QTRY_COMPARE(idle_->count(), 1);
+        QVERIFY(delivered_.isEmpty());
+        runner_->submit(delivering(3, &delivered_));  // usable afterwards
+        QTRY_COMPARE(idle_->count(), 2);
+        QCOMPARE(delivered_, (QList<int>{3}));
     }
 
     void progressArrivesOnTheUiThreadInOrder() {
-        JobRunner runner;
-        QSignalSpy progress(&runner, &JobRunner::progress);
-        QSignalSpy idle(&runner, &JobRunner::idle);
+        QSignalSpy progress(runner_.get(), &JobRunner::progress);
         QThread* uiThread = QThread::currentThread();
         QThread* seen = nullptr;
-        connect(&runner, &JobRunner::progress, this, [&seen] { seen = QThread::currentThread(); });
+        connect(runner_.get(), &JobRunner::progress, this, [&seen] { seen = QThread::currentThread(); });
         std::atomic<bool> keptGoing{false};
-        runner.submit([&keptGoing](const JobContext& c) -> JobRunner::Delivery {
+        runner_->submit([&keptGoing](const JobContext& c) -> JobRunner::Delivery {
             c.progress(0.25);
             keptGoing = c.progressCallback()(0.75);  // the core's callback form
             return {};
         });
-        QTRY_COMPARE(idle.count(), 1);
+        QTRY_COMPARE(idle_->count(), 1);
         QCOMPARE(progress.count(), 2);
         QCOMPARE(progress.at(0).at(0).toDouble(), 0.25);
         QCOMPARE(progress.at(1).at(0).toDouble(), 0.75);
@@ -118,12 +111,10 @@ private slots:
     }
 
     void startedCarriesTheTag() {
-        JobRunner runner;
-        QSignalSpy started(&runner, &JobRunner::started);
-        QSignalSpy idle(&runner, &JobRunner::idle);
+        QSignalSpy started(runner_.get(), &JobRunner::started);
         QList<int> delivered;
-        runner.submit(delivering(1, &delivered), JobRunner::Running::Finish, 42);
-        QTRY_COMPARE(idle.count(), 1);
+        runner_->submit(delivering(1, &delivered), JobRunner::Running::Finish, 42);
+        QTRY_COMPARE(idle_->count(), 1);
         QCOMPARE(started.count(), 1);
         QCOMPARE(started.first().at(0).toULongLong(), 42ull);
     }
@@ -156,20 +147,17 @@ private slots:
     }
 
     void theDefaultFailureText() {
-        JobRunner runner;
-        QSignalSpy failed(&runner, &JobRunner::failed);
-        runner.submit([](const JobContext&) -> JobRunner::Delivery { throw std::runtime_error("boom"); });
+        QSignalSpy failed(runner_.get(), &JobRunner::failed);
+        runner_->submit([](const JobContext&) -> JobRunner::Delivery { throw std::runtime_error("boom"); });
         QTRY_COMPARE(failed.count(), 1);
         QCOMPARE(failed.first().at(0).toString(), QStringLiteral("the computation failed: boom"));
     }
 
     void theFailureOfADiscardedJobIsDropped() {
-        JobRunner runner;
-        QSignalSpy failed(&runner, &JobRunner::failed);
-        QSignalSpy idle(&runner, &JobRunner::idle);
-        runner.submit([](const JobContext&) -> JobRunner::Delivery { throw std::runtime_error("stale"); });
-        runner.discard();  // e.g. the lesson changed: its verdict, or failure, must not show
-        QTRY_COMPARE(idle.count(), 1);
+        QSignalSpy failed(runner_.get(), &JobRunner::failed);
+        runner_->submit([](const JobContext&) -> JobRunner::Delivery { throw std::runtime_error("stale"); });
+        runner_->discard();  // e.g. the lesson changed: its verdict, or failure, must not show
+        QTRY_COMPARE(idle_->count(), 1);
         QCOMPARE(failed.count(), 0);
     }
 
@@ -198,6 +186,12 @@ private slots:
         QVERIFY(delivered->isEmpty());
         QCOMPARE(*progressed, 0);
     }
+
+private:
+    std::unique_ptr<JobRunner> runner_;
+    std::unique_ptr<QSignalSpy> idle_;
+    std::unique_ptr<QSemaphore> gate_;
+    QList<int> delivered_;
 };
 
 QTEST_GUILESS_MAIN(TstJobRunner)
