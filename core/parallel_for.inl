@@ -24,7 +24,10 @@ void parallelFor(const Exec& exec, int64_t n, int64_t minPerThread, Fn&& fn) {
         fn(int64_t{0}, n);
         return;
     }
-    const int64_t chunk = ((n + threads - 1) / threads + 15) / 16 * 16;
+    // Element loops get chunk edges on multiples of 16 (aligned vectors); coarse items
+    // (blocks, segments: minPerThread < 16) are split evenly.
+    const int64_t align = minPerThread >= 16 ? 16 : 1;
+    const int64_t chunk = ((n + threads - 1) / threads + align - 1) / align * align;
     std::vector<std::jthread> workers;
     workers.reserve(static_cast<size_t>(threads - 1));
     for (int64_t t = 1; t < threads; ++t) {
