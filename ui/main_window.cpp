@@ -64,7 +64,7 @@ MainWindow::MainWindow(ExplorerModel* model, QWidget* parent)
     tabs_->addTab(errorView_ = new ErrorHistogramView, tr("Error histogram"));
     tabs_->addTab(channelView_ = new ChannelView, tr("Per channel"));
     analysis_ = new AnalysisTabs(controller_, tabs_, this);
-    tabs_->addTab(frameworkView_ = new FrameworkView, tr("Frameworks"));
+    tabs_->addTab(frameworkView_ = new FrameworkView(controller_->frameworkService()), tr("Frameworks"));
     setCentralWidget(tabs_);
 
     createDocks();
