@@ -245,6 +245,31 @@ private slots:
         QCOMPARE(failed.first().at(1).toString(),
                  QStringLiteral("input_max_range must be larger than input_min_range."));
     }
+
+    // A new load replaces the running one: the old one reports nothing (no "cancelled"
+    // flashes by), the new one loads; cancelling while a load waits behind it stops both.
+    void aNewLoadReplacesTheRunningOneSilently() {
+        DataService service;
+        QSignalSpy loaded(&service, &DataService::loaded);
+        QSignalSpy cancelled(&service, &DataService::cancelled);
+        service.load(DataSource{QStringLiteral("normal:n=2000000,seed=1"), {}});
+        service.load(DataSource{QStringLiteral("uniform:n=100,seed=2"), {}});
+        QVERIFY(service.loading());
+        QTRY_COMPARE(loaded.count(), 1);
+        QTRY_VERIFY(!service.loading());
+        QCOMPARE(cancelled.count(), 0);
+        QCOMPARE(service.dataset()->values.size(), size_t{100});
+
+        service.load(DataSource{QStringLiteral("normal:n=2000000,seed=3"), {}});
+        service.load(DataSource{QStringLiteral("uniform:n=100,seed=4"), {}});
+        service.cancel();
+        QCOMPARE(cancelled.count(), 1);
+        QTRY_VERIFY(!service.loading());
+        QTest::qWait(20);
+        QCOMPARE(loaded.count(), 1);  // neither replaced load delivered
+        QCOMPARE(cancelled.count(), 1);
+        QCOMPARE(service.dataset()->values.size(), size_t{100});  // the last good data stays
+    }
 };
 
 QTEST_MAIN(TstModelSession)
