@@ -42,6 +42,16 @@ constexpr std::array<OptionSpec, 13> kOptions{{
 
 enum class Analysis { SweepBits, SweepClip, Calibrate, Compare };
 
+PngRequest::Kind pngKind(Analysis a) {
+    switch (a) {
+        case Analysis::SweepBits: return PngRequest::Kind::SweepBits;
+        case Analysis::SweepClip: return PngRequest::Kind::SweepClip;
+        case Analysis::Calibrate: return PngRequest::Kind::Calibrate;
+        case Analysis::Compare: break;
+    }
+    return PngRequest::Kind::Compare;
+}
+
 struct AnalysisName {
     std::string_view name;
     Analysis analysis;
@@ -211,6 +221,7 @@ int runAnalyze(const std::vector<std::string>& args) {
     TextTable table;
     PngRequest png;
     png.path = value("--png");
+    png.kind = pngKind(which->analysis);
     std::optional<analysis::BitSweep> bitsKept;
     std::optional<analysis::ClipSweep> clipKept;
     std::vector<analysis::OptimalClipRow> clipTableKept;
@@ -222,7 +233,6 @@ int runAnalyze(const std::vector<std::string>& args) {
             if (!sweep) return analysisError(first.case_path, sweep.error());
             document = bitSweepJson(first, summary, *sweep);
             bitsKept = *sweep;
-            png.kind = PngRequest::Kind::SweepBits;
             table = bitSweepTable(*sweep);
             break;
         }
@@ -235,7 +245,6 @@ int runAnalyze(const std::vector<std::string>& args) {
             document = clipSweepJson(first, summary, *sweep, *optimal);
             clipKept = *sweep;
             clipTableKept = *optimal;
-            png.kind = PngRequest::Kind::SweepClip;
             table = clipSweepTable(*sweep);
             break;
         }
@@ -243,7 +252,6 @@ int runAnalyze(const std::vector<std::string>& args) {
             auto methods = analysis::calibrate(values, first.spec, settings.calibration, exec);
             if (!methods) return analysisError(first.case_path, methods.error());
             document = calibrationJson(first, summary, settings.calibration, *methods);
-            png.kind = PngRequest::Kind::Calibrate;
             table = calibrationTable(*methods);
             break;
         }
@@ -260,7 +268,6 @@ int runAnalyze(const std::vector<std::string>& args) {
                 configs.push_back({sources[i], entry});
             }
             document = comparisonJson(summary, configs);
-            png.kind = PngRequest::Kind::Compare;
             table = comparisonTable(configs);
             comparisonKept = std::move(compared).value();
             break;
