@@ -80,7 +80,5 @@ private:
 
 }  // namespace qs::ui
 
-Q_DECLARE_METATYPE(qs::ui::BitSweepPtr)
-Q_DECLARE_METATYPE(qs::ui::ClipAnalysisPtr)
-Q_DECLARE_METATYPE(qs::ui::CalibrationPtr)
-Q_DECLARE_METATYPE(qs::ui::ComparisonPtr)
+// No Q_DECLARE_METATYPE: Qt 6 knows every copyable type; the constructor registers the
+// result pointers for queued connections by name.
