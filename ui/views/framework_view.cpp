@@ -36,6 +36,16 @@ QString noteFor(const FrameworkInput& in) {
         .arg(in.op_bits != in.bits ? QObject::tr(" (the op's %1 bits are outside 2–16)").arg(in.op_bits) : QString());
 }
 
+// `first` and `second` in a splitter, sharing its space 3 : 2.
+QSplitter* splitThreeToTwo(Qt::Orientation orientation, QWidget* first, QWidget* second) {
+    auto* split = new QSplitter(orientation);
+    split->addWidget(first);
+    split->addWidget(second);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    return split;
+}
+
 }  // namespace
 
 void FrameworkView::setSchemes(std::vector<PreparedScheme> schemes, float min, float max) {
@@ -176,18 +186,9 @@ FrameworkView::FrameworkView(FrameworkService* service, QWidget* parent)
         zoomTo(item->data(Qt::UserRole).toDouble(), 4 * item->data(Qt::UserRole + 1).toDouble());
     });
 
-    auto* bottom = new QSplitter(Qt::Horizontal);
-    bottom->addWidget(table_);
-    bottom->addWidget(examples_);
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 2);
-    auto* split = new QSplitter(Qt::Vertical);
     auto* layout = static_cast<QVBoxLayout*>(this->layout());  // PlotFrame's: the plot alone
     layout->removeWidget(plot());
-    split->addWidget(plot());
-    split->addWidget(bottom);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    auto* split = splitThreeToTwo(Qt::Vertical, plot(), splitThreeToTwo(Qt::Horizontal, table_, examples_));
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(note_);
     layout->addWidget(split, 1);
