@@ -1,7 +1,6 @@
 #include "app/cli/analysis_png.h"
 
-#include <QApplication>
-
+#include "app/cli/offscreen_app.h"
 #include "ui/analysis/bit_sweep_view.h"
 #include "ui/analysis/calibration_panel.h"
 #include "ui/analysis/clip_sweep_view.h"
@@ -29,12 +28,7 @@ ui::PlotFrame* show(std::unique_ptr<QWidget>& owner, T result) {
 }  // namespace
 
 Result<QByteArray> renderAnalysisPng(const PngRequest& r, const TensorRef<float>& data) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    static int argc = 1;
-    static char arg0[] = "quantscope-cli";
-    static char* argv[] = {arg0, nullptr};
-    qInstallMessageHandler(quietQt);
-    QApplication app(argc, argv);
+    const auto app = offscreenApplication(quietQt);
 
     std::unique_ptr<QWidget> owner;
     ui::PlotFrame* frame = nullptr;
