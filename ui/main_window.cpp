@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
@@ -65,6 +66,10 @@ MainWindow::MainWindow(ExplorerModel* model, QWidget* parent)
     tabs_->addTab(channelView_ = new ChannelView, tr("Per channel"));
     analysis_ = new AnalysisTabs(controller_, tabs_, this);
     tabs_->addTab(frameworkView_ = new FrameworkView(controller_->frameworkService()), tr("Frameworks"));
+    // The r1.4 switch is the model's (undo, sessions): the check box edits and shows it.
+    connect(frameworkView_->r14Box(), &QCheckBox::toggled, model_, &ExplorerModel::setScaledR14);
+    connect(model_, &ExplorerModel::scaledR14Changed, frameworkView_,
+            [this] { frameworkView_->r14Box()->setChecked(model_->analysis().scaledR14); });
     setCentralWidget(tabs_);
 
     createDocks();
@@ -330,7 +335,7 @@ PlotFrame* MainWindow::currentPlot() const {
 }
 
 Session MainWindow::currentSession() const {
-    return Session{model_->spec(), model_->dataSource(), model_->viewState()};
+    return Session{model_->spec(), model_->dataSource(), model_->viewState(), model_->analysis()};
 }
 
 bool MainWindow::openSession(const QString& path, QString* errorOut) {
@@ -388,7 +393,7 @@ void MainWindow::applySession(const Session& session) {
     // A tab this window does not have (a session from a build with more tabs) shows the
     // first one; the model must not keep an index the tab widget ignored.
     if (view.tab < 0 || view.tab >= tabs_->count()) view.tab = 0;
-    model_->reset(session.spec, session.data, view);
+    model_->reset(session.spec, session.data, view, session.analysis);
     applyTheme(view.dark);
 }
 

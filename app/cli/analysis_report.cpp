@@ -2,8 +2,7 @@
 
 #include <cmath>
 
-#include "core/ops/modes.h"
-#include "core/ops/qtype.h"
+#include "core/analysis/op_attributes.h"
 #include "ui/plot/plot_frame.h"  // csvNumber: the same number text as the views' CSVs
 
 namespace qs::cli {
@@ -90,29 +89,22 @@ std::string csvText(const TextTable& table) {
 JsonOut specJson(const QuantSpec& s) {
     JsonOut j;
     j.set("op", std::string(quantOpKey(s.op)));
-    if (usesMode(s.op)) {
-        j.set("T", std::string(qtypeInfo(s.T).name));
-        j.set("mode", std::string(modeName(s.mode)));
-        j.set("round_mode", std::string(roundModeName(s.round_mode)));
-        j.set("narrow_range", s.narrow_range);
-        j.set("axis", s.axis);
-        j.set("ensure_minimum_range", s.ensure_minimum_range);
-        j.set("input_min", s.min_range);
-        j.set("input_max", s.max_range);
-    } else if (isQdq(s.op)) {
-        j.set("signed_input", s.signed_input);
-        j.set("num_bits", s.num_bits);
-        j.set("range_given", s.range_given);
-        j.set("round_mode", std::string(roundModeName(s.round_mode)));
-        j.set("narrow_range", s.narrow_range);
-        j.set("axis", s.axis);
-        j.set("input_min", s.min_range);
-        j.set("input_max", s.max_range);
-    } else {
-        j.set("num_buckets", s.num_buckets);
-        j.set("lower", s.min_range);
-        j.set("upper", s.max_range);
+    // Every TF attribute the op has, fixed ones too (V3 always rounds HALF_TO_EVEN), in
+    // the table's order, then the range inputs as the vectors name them.
+    for (const OpAttribute& a : opAttributes()) {
+        if (!a.tf || a.use(s.op) == AttrUse::None) continue;
+        const AttrValue v = a.get(s);
+        const std::string name(a.name);
+        switch (a.kind) {
+            case AttrKind::Bool: j.set(name, std::get<bool>(v)); break;
+            case AttrKind::Int: j.set(name, std::get<int64_t>(v)); break;
+            case AttrKind::Float: j.set(name, static_cast<float>(std::get<double>(v))); break;
+            case AttrKind::Enum: j.set(name, std::string(a.choiceName(std::get<int64_t>(v)))); break;
+        }
     }
+    const RangeInputNames range = rangeInputNames(s.op);
+    j.set(std::string(range.case_min), s.min_range);
+    j.set(std::string(range.case_max), s.max_range);
     return j;
 }
 

@@ -48,6 +48,7 @@ struct CalibrationOptions {
     // The MSE-optimal search runs on at most this many values (searchSample in
     // sweep_util.h; 0 = all); every method's statistics are over all the data.
     int64_t max_search_samples = 1'000'000;
+    bool operator==(const CalibrationOptions&) const = default;
 };
 
 struct Calibration {

@@ -24,8 +24,8 @@ AnalysisTabs::AnalysisTabs(ExplorerController* explorer, QTabWidget* tabs, QObje
       service_(explorer->analysisService()) {
     bits_ = new BitSweepView;
     clip_ = new ClipSweepView;
-    calibration_ = new CalibrationPanel;
-    comparison_ = new ComparisonView;
+    calibration_ = new CalibrationPanel(model_);
+    comparison_ = new ComparisonView(model_);
     tabs_->addTab(bits_, tr("Bit sweep"));
     tabs_->addTab(clip_, tr("Clipping sweep"));
     tabs_->addTab(calibration_, tr("Calibration"));

@@ -13,6 +13,7 @@
 
 #include "ui/analysis/analysis_status.h"
 #include "ui/analysis/analysis_text.h"
+#include "ui/model/explorer_model.h"
 #include "ui/plot/plot_items.h"
 
 namespace qs::ui {
@@ -139,7 +140,7 @@ void ComparisonPlot::logScaleChanged(bool) { setErrorHomeY(); }
 
 // --- the view ------------------------------------------------------------------------------
 
-ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
+ComparisonView::ComparisonView(ExplorerModel* model, QWidget* parent) : QWidget(parent), model_(model) {
     setObjectName(QStringLiteral("comparisonView"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -184,30 +185,31 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     connect(remove_, &QPushButton::clicked, this, [this] { removeConfig(list_->currentRow()); });
     connect(load_, &QPushButton::clicked, this, [this] {
         const int i = list_->currentRow();
-        if (i >= 0 && i < static_cast<int>(configs_.size())) emit loadRequested(configs_[static_cast<size_t>(i)]);
+        if (i >= 0 && i < static_cast<int>(configs().size())) emit loadRequested(configs()[static_cast<size_t>(i)]);
     });
     connect(list_, &QListWidget::currentRowChanged, this, &ComparisonView::updateButtons);
+    connect(model_, &ExplorerModel::comparedChanged, this, [this] {
+        refreshList();
+        emit configsChanged();
+    });
+    refreshList();
     setResult(nullptr);
 }
+
+const std::vector<qs::QuantSpec>& ComparisonView::configs() const { return model_->analysis().compared; }
 
 ComparisonView::~ComparisonView() = default;
 
 bool ComparisonView::addConfig(const qs::QuantSpec& spec) {
-    if (static_cast<int>(configs_.size()) >= ComparisonPlot::kMaxConfigs) return false;
-    if (std::find(configs_.begin(), configs_.end(), spec) != configs_.end()) return false;
-    configs_.push_back(spec);
-    refreshList();
-    list_->setCurrentRow(static_cast<int>(configs_.size()) - 1);
-    emit configsChanged();
+    if (!model_->addCompared(spec)) return false;
+    list_->setCurrentRow(static_cast<int>(configs().size()) - 1);
     return true;
 }
 
 void ComparisonView::removeConfig(int index) {
-    if (index < 0 || index >= static_cast<int>(configs_.size())) return;
-    configs_.erase(configs_.begin() + index);
-    refreshList();
-    list_->setCurrentRow(std::min(index, static_cast<int>(configs_.size()) - 1));
-    emit configsChanged();
+    if (index < 0 || index >= static_cast<int>(configs().size())) return;
+    model_->removeCompared(index);
+    list_->setCurrentRow(std::min(index, static_cast<int>(configs().size()) - 1));
 }
 
 void ComparisonView::setTheme(Theme theme) {
@@ -218,18 +220,19 @@ void ComparisonView::setTheme(Theme theme) {
 void ComparisonView::refreshList() {
     const int current = list_->currentRow();
     list_->clear();
-    for (size_t i = 0; i < configs_.size(); ++i) {
+    const std::vector<qs::QuantSpec>& list = configs();
+    for (size_t i = 0; i < list.size(); ++i) {
         QPixmap swatch(12, 12);
         swatch.fill(categoryColor(static_cast<int>(i), theme_));
-        list_->addItem(new QListWidgetItem(QIcon(swatch), QStringLiteral("%1. %2").arg(i + 1).arg(configName(configs_[i]))));
+        list_->addItem(new QListWidgetItem(QIcon(swatch), QStringLiteral("%1. %2").arg(i + 1).arg(configName(list[i]))));
     }
-    list_->setCurrentRow(std::min(current, static_cast<int>(configs_.size()) - 1));
+    list_->setCurrentRow(std::min(current, static_cast<int>(list.size()) - 1));
     updateButtons();
 }
 
 void ComparisonView::updateButtons() {
     const bool selected = list_->currentRow() >= 0;
-    add_->setEnabled(static_cast<int>(configs_.size()) < ComparisonPlot::kMaxConfigs);
+    add_->setEnabled(static_cast<int>(configs().size()) < ComparisonPlot::kMaxConfigs);
     remove_->setEnabled(selected);
     load_->setEnabled(selected);
 }
