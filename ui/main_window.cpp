@@ -66,7 +66,7 @@ MainWindow::MainWindow(ExplorerModel* model, QWidget* parent)
     tabs_->addTab(errorView_ = new ErrorHistogramView, tr("Error histogram"));
     tabs_->addTab(channelView_ = new ChannelView, tr("Per channel"));
     analysis_ = new AnalysisTabs(controller_, tabs_, this);
-    tabs_->addTab(frameworkView_ = new FrameworkView, tr("Frameworks"));
+    tabs_->addTab(frameworkView_ = new FrameworkView(controller_->frameworkService()), tr("Frameworks"));
     // The r1.4 switch is the model's (undo, sessions): the check box edits and shows it.
     connect(frameworkView_->r14Box(), &QCheckBox::toggled, model_, &ExplorerModel::setScaledR14);
     connect(model_, &ExplorerModel::scaledR14Changed, frameworkView_,

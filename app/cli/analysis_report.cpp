@@ -229,13 +229,13 @@ JsonOut comparisonJson(const DataSummary& data, const std::vector<Configuration>
     JsonOut j = JsonOut::Object{{"analysis", "compare"}, {"data", dataJson(data)}};
     JsonOut::Array list;
     for (const Configuration& c : configs) {
-        const analysis::ExplorerResult& r = c.result;
+        const analysis::ComparisonEntry& r = c.result;
         list.emplace_back(JsonOut::Object{{"case", c.source.case_path},
                                           {"spec", specJson(c.source.spec)},
-                                          {"slices", static_cast<int64_t>(r.run.slices.size())},
-                                          {"output_min", r.clip_lo},
-                                          {"output_max", r.clip_hi},
-                                          {"step", r.step},
+                                          {"slices", r.slices},
+                                          {"output_min", r.slice.output_min},
+                                          {"output_max", r.slice.output_max},
+                                          {"step", r.slice.step},
                                           {"stats", statsJson(r.stats)}});
     }
     j.set("configurations", std::move(list));
@@ -246,8 +246,8 @@ TextTable comparisonTable(const std::vector<Configuration>& configs) {
     TextTable t{withStatsColumns({"case", "op", "output_min", "output_max", "step"}), {}};
     for (const Configuration& c : configs) {
         std::vector<std::string> row{c.source.case_path, std::string(quantOpKey(c.source.spec.op)),
-                                     num(c.result.clip_lo), num(c.result.clip_hi),
-                                     num(c.result.step)};
+                                     num(c.result.slice.output_min), num(c.result.slice.output_max),
+                                     num(c.result.slice.step)};
         appendStatsCells(row, c.result.stats);
         t.rows.push_back(std::move(row));
     }

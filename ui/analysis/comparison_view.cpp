@@ -83,7 +83,7 @@ void ComparisonPlot::setResult(ComparisonPtr result) {
     for (size_t i = 0; i < curves_.size(); ++i) {
         QCPGraph* c = curves_[i];
         QCPGraph* e = errors_[i];
-        const bool have = i < n && result_->entries[i].error.empty() && !result_->entries[i].curve.x.empty();
+        const bool have = i < n && !result_->entries[i].failed() && !result_->entries[i].curve.x.empty();
         if (!have) {
             c->data()->clear();
             e->data()->clear();
@@ -92,7 +92,7 @@ void ComparisonPlot::setResult(ComparisonPtr result) {
             if (n > 0) c->removeFromLegend();
             else c->addToLegend();
             if (i < n) {  // a configuration the op rejected still gets its legend line
-                c->setName(configName(result_->entries[i].spec) + tr(" — ") + qs(result_->entries[i].error));
+                c->setName(configName(result_->entries[i].spec) + tr(" — ") + qs(result_->entries[i].errorText()));
                 c->addToLegend();
             }
             continue;
@@ -251,8 +251,8 @@ void ComparisonView::fillTable() {
         const ComparisonEntry& e = result_->entries[static_cast<size_t>(c)];
         headers << QStringLiteral("%1. %2").arg(c + 1).arg(opShortName(e.spec));
         QStringList cells;
-        if (!e.error.empty()) {
-            cells = {QStringLiteral("—"), QStringLiteral("—"), QStringLiteral("—"), QStringLiteral("—"), qs(e.error)};
+        if (e.failed()) {
+            cells = {QStringLiteral("—"), QStringLiteral("—"), QStringLiteral("—"), QStringLiteral("—"), qs(e.errorText())};
         } else {
             cells = {num(e.stats.mse, 4), QString::number(e.stats.sqnr_db, 'f', 2), num(e.stats.max_abs_error, 4),
                      QString::number(e.stats.distinct_levels),
@@ -262,7 +262,7 @@ void ComparisonView::fillTable() {
             auto* item = new QTableWidgetItem(cells[r]);
             item->setTextAlignment(Qt::AlignCenter);
             item->setForeground(categoryColor(c, theme_));
-            if (r == 4 && !e.error.empty()) item->setToolTip(cells[r]);
+            if (r == 4 && e.failed()) item->setToolTip(cells[r]);
             table_->setItem(r, c, item);
         }
     }

@@ -1,8 +1,6 @@
 #include "ui/embedding/workbench_controller.h"
 
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <utility>
 
@@ -30,8 +28,9 @@ bool WorkbenchController::TableRequest::operator==(const TableRequest& o) const 
 }
 
 WorkbenchController::WorkbenchController(EmbeddingModel* model, QObject* parent)
-    : QObject(parent), model_(model), service_(new WorkbenchService(this)) {
+    : QObject(parent), model_(model), service_(new WorkbenchService(this)), export_(tr("Export failed")) {
     connectService();
+    connect(&export_, &JobRunner::failed, this, &WorkbenchController::statusMessage);
     connect(model_, &EmbeddingModel::documentChanged, this, &WorkbenchController::scheduleRefresh);
     connect(model_, &EmbeddingModel::viewChanged, this, &WorkbenchController::scheduleRefresh);
     scheduleRefresh();
@@ -230,8 +229,8 @@ bool WorkbenchController::runPipelineDemo(int steps) {
 
 void WorkbenchController::cancelLoad() { service_->cancel(); }
 
-// The one job here that is not the service's. (QtConcurrent until the app's job runner,
-// ui/compute/job_runner.h, takes it.)
+// The one job here that is not the service's: on its own JobRunner, one export at a time
+// (a second waits for the first), every outcome and exception reported in the status line.
 void WorkbenchController::exportStorage(const QString& codesPath) {
     if (!table_ || !inputs_ || !inputs_->quantization) {
         emit statusMessage(tr("Export needs a loaded table with a quantization_config."));
@@ -243,26 +242,18 @@ void WorkbenchController::exportStorage(const QString& codesPath) {
     const EmbeddingTablePtr table = table_;
     const qs::tpu::QuantizationConfig config = *inputs_->quantization;
     emit statusMessage(tr("Exporting the quantized table…"));
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
-        emit statusMessage(watcher->result());
-        watcher->deleteLater();
+    export_.submit([this, table, config, codesPath, params](const JobContext&) -> JobRunner::Delivery {
+        // An exception (e.g. bad_alloc on a huge table) becomes "Export failed: …" (failed()).
+        auto r = qs::embedding::exportStorageQuantization(*table, config, nativePath(codesPath), nativePath(params),
+                                                          qs::Exec::allCores());
+        const QString outcome =
+            !r ? QString::fromStdString(r.error().kind + ": " + r.error().message)
+               : QObject::tr("Exported %1 and %2: %3 % of the float32 bytes saved, reconstruction MSE %4")
+                     .arg(QFileInfo(codesPath).fileName(), QFileInfo(params).fileName())
+                     .arg(r->saved_fraction * 100, 0, 'f', 1)
+                     .arg(r->reconstruction.mse, 0, 'g', 4);
+        return [this, outcome] { emit statusMessage(outcome); };
     });
-    watcher->setFuture(QtConcurrent::run([table, config, codesPath, params]() -> QString {
-        // An exception left in the future would be rethrown by result() in the slot above,
-        // through the event loop: report it as the outcome instead.
-        try {
-            auto r = qs::embedding::exportStorageQuantization(*table, config, nativePath(codesPath),
-                                                              nativePath(params), qs::Exec::allCores());
-            if (!r) return QString::fromStdString(r.error().kind + ": " + r.error().message);
-            return QObject::tr("Exported %1 and %2: %3 % of the float32 bytes saved, reconstruction MSE %4")
-                .arg(QFileInfo(codesPath).fileName(), QFileInfo(params).fileName())
-                .arg(r->saved_fraction * 100, 0, 'f', 1)
-                .arg(r->reconstruction.mse, 0, 'g', 4);
-        } catch (const std::exception& e) {  // e.g. bad_alloc on a huge table
-            return QObject::tr("Export failed: %1").arg(QString::fromLocal8Bit(e.what()));
-        }
-    }));
 }
 
 }  // namespace qs::ui

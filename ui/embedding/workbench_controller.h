@@ -10,7 +10,7 @@
 //   * a configuration TF rejects, a failed or cancelled load make the results stale: results
 //     still in flight are then not shown;
 //   * the pipelining demonstration (on the table's first 100 000 rows) and the storage
-//     export run on request.
+//     export (its own JobRunner) run on request.
 // The window shows what the signals carry and reads the state below; tests drive this class
 // with no widget at all. Holds no maths (core/embedding does it).
 #pragma once
@@ -19,6 +19,7 @@
 #include <QString>
 #include <optional>
 
+#include "ui/compute/job_runner.h"
 #include "ui/embedding/workbench_inputs.h"
 #include "ui/embedding/workbench_service.h"
 
@@ -100,6 +101,7 @@ private:
 
     EmbeddingModel* model_;
     WorkbenchService* service_;
+    JobRunner export_;  // the storage exports
     bool refreshQueued_ = false;
     // False while the views are stale: an analysis still running for the previous inputs
     // must not un-grey them.

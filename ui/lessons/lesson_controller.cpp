@@ -6,7 +6,7 @@
 #include <QMenu>
 
 #include "ui/compute/data_service.h"
-#include "ui/compute/latest_job.h"
+#include "ui/compute/job_runner.h"
 #include "ui/lessons/lesson_library.h"
 #include "ui/lessons/lesson_panel.h"
 #include "ui/model/explorer_controller.h"
@@ -17,8 +17,8 @@ namespace qs::ui {
 LessonController::LessonController(ExplorerController* explorer, QWidget* owner)
     : QObject(owner), explorer_(explorer), model_(explorer->model()) {
     lessons_ = loadLessonLibrary(&errors_);
-    job_ = new LatestJob(this);
-    connect(job_, &LatestJob::failed, this, [this](const QString& message) {
+    job_ = new JobRunner({}, this);
+    connect(job_, &JobRunner::failed, this, [this](const QString& message) {
         panel_->showCheckError(message);
         emit checkFinished();
     });
@@ -110,7 +110,7 @@ void LessonController::runCheck() {
     panel_->showCheckRunning();
     const qs::analysis::LessonCheck check = lessons_[current_].check;
     const qs::QuantSpec spec = result->spec;
-    job_->submit([this, check, spec, data]() -> std::function<void()> {
+    job_->submit([this, check, spec, data](const JobContext&) -> JobRunner::Delivery {
         auto r = qs::analysis::runLessonCheck(check, data->values, data->shape, spec);
         return [this, r = std::move(r)] {
             if (r) panel_->showCheckResult(*r);

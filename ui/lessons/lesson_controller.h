@@ -28,7 +28,7 @@ namespace qs::ui {
 
 class ExplorerController;
 class ExplorerModel;
-class LatestJob;
+class JobRunner;
 class LessonPanel;
 
 class LessonController : public QObject {
@@ -65,7 +65,7 @@ private:
     QMenu* menu_ = nullptr;
     QDockWidget* dock_ = nullptr;
     LessonPanel* panel_ = nullptr;
-    LatestJob* job_ = nullptr;
+    JobRunner* job_ = nullptr;
     QList<QAction*> actions_;
     int current_ = -1;
 };

@@ -4,6 +4,7 @@
 
 #include "ui/analysis/analysis_service.h"
 #include "ui/compute/data_service.h"
+#include "ui/compute/framework_service.h"
 #include "ui/model/explorer_model.h"
 
 namespace qs::ui {
@@ -13,7 +14,8 @@ ExplorerController::ExplorerController(ExplorerModel* model, QObject* parent)
       model_(model),
       data_(new DataService(this)),
       compute_(new ComputeService(this)),
-      analysis_(new AnalysisService(this)) {
+      analysis_(new AnalysisService(this)),
+      frameworks_(new FrameworkService(this)) {
     connect(model_, &ExplorerModel::specChanged, this, &ExplorerController::requestCompute);
     connect(model_, &ExplorerModel::dataSourceChanged, this, [this] { data_->load(model_->dataSource()); });
     connect(model_, &ExplorerModel::viewStateChanged, this, &ExplorerController::onViewStateChanged);

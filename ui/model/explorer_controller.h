@@ -18,6 +18,7 @@ namespace qs::ui {
 class AnalysisService;
 class DataService;
 class ExplorerModel;
+class FrameworkService;
 
 class ExplorerController : public QObject {
     Q_OBJECT
@@ -29,6 +30,7 @@ public:
     DataService* dataService() const { return data_; }
     ComputeService* computeService() const { return compute_; }
     AnalysisService* analysisService() const { return analysis_; }
+    FrameworkService* frameworkService() const { return frameworks_; }  // the Frameworks tab's
 
     // The last result delivered (kept on a failure, as the views keep showing it), and
     // whether it is behind the model: an older request's result while a newer one runs, or
@@ -73,6 +75,7 @@ private:
     DataService* data_;
     ComputeService* compute_;
     AnalysisService* analysis_;
+    FrameworkService* frameworks_;
     ExplorerResultPtr lastResult_;
     bool stale_ = false;
     bool dragging_ = false;
