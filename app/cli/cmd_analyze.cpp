@@ -208,7 +208,7 @@ int runAnalyze(const std::vector<std::string>& args) {
     const AnalysisSource& first = sources.front();
 
     JsonOut document;
-    TextTable table;
+    data::TextTable table;
     PngRequest png;
     png.path = value("--png");
     std::optional<analysis::BitSweep> bitsKept;
@@ -276,7 +276,7 @@ int runAnalyze(const std::vector<std::string>& args) {
         if (Status s = writeOutput(value("--json"), document.dump(2) + "\n"); !s)
             return reportInputError(kCommand, s.error().message);
     if (a.has("--csv"))
-        if (Status s = writeOutput(value("--csv"), csvText(table)); !s)
+        if (Status s = writeOutput(value("--csv"), data::csvText(table)); !s)
             return reportInputError(kCommand, s.error().message);
     return kExitOk;
 }

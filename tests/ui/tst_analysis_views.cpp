@@ -224,13 +224,13 @@ void TstAnalysisViews::bitSweepMatchesTheCore() {
     QVERIFY2(view->caption().contains(QStringLiteral("2^b − 1 of them inside the range")), qPrintable(view->caption()));
     QVERIFY(view->mseRect()->axis(QCPAxis::atLeft)->scaleType() == QCPAxis::stLogarithmic);
     // The CSV holds the rows.
-    const CsvTable csv = view->csvTable();
-    QCOMPARE(csv.header.first(), QStringLiteral("bits"));
-    QCOMPARE(csv.rowCount(), qsizetype(15));
+    const auto csv = view->csvTable();
+    QCOMPARE(csv.header.front(), std::string("bits"));
+    QCOMPARE(csv.rowCount(), size_t(15));
     QCOMPARE(csv.columns[6][6], expected->rows[6].sqnr_db);
     QCOMPARE(csv.columns[3][6], double(expected->rows[6].levels_used));
     // A view image is not blank.
-    const QImage image = view->renderImage(800, 600);
+    const QImage image = view->exporter().renderImage(800, 600);
     QCOMPARE(image.size(), QSize(800, 600));
     screenshot(QStringLiteral("screenshot-bit-sweep.png"));
 }

@@ -22,6 +22,7 @@
 #include "ui/embedding/views/range_suggestions_panel.h"
 #include "ui/embedding/views/sharding_view.h"
 #include "ui/embedding/views/storage_export_panel.h"
+#include "tests/ui/table_text.h"
 
 using namespace qs::ui;
 namespace emb = qs::embedding;
@@ -249,7 +250,7 @@ void TstEmbeddingViews::occupancyCaptionCsvReadoutAndLog() {
     QVERIFY2(caption.contains(QStringLiteral("entropy 1.9 bits of log2(5) = 2.322 bits")), qPrintable(caption));
     QVERIFY(view.captionText()->visible());
 
-    const QList<QByteArray> csv = lines(csvText(view.csvTable()));
+    const QList<QByteArray> csv = lines(csvBytes(view.csvTable()));
     QCOMPARE(csv.size(), 6);
     QCOMPARE(csv[0], QByteArray("bucket,center,count,in_range,clipped"));
     QCOMPARE(csv[1], QByteArray("0,-1,10,7,3"));
@@ -293,7 +294,7 @@ void TstEmbeddingViews::occupancySuggestionLinesAndClear() {
     QVERIFY(view.messageText()->visible());
     QVERIFY(view.messageText()->text().contains(QStringLiteral("no QuantizationConfig")));
     QVERIFY(!view.captionText()->visible());
-    QCOMPARE(lines(csvText(view.csvTable())).size(), 1);
+    QCOMPARE(lines(csvBytes(view.csvTable())).size(), 1);
 }
 
 void TstEmbeddingViews::heatMapLayersAndColourRanges() {
@@ -349,7 +350,7 @@ void TstEmbeddingViews::heatMapReadoutAndCsv() {
     view.plot()->replot();
     hover(view, view.plot()->xAxis, view.plot()->yAxis, 1.1, 11.2);
     QCOMPARE(view.readoutText()->text(), QStringLiteral("row 11, col 1: float 0.25, quantized 0.5, error 0.25"));
-    const QList<QByteArray> csv = lines(csvText(view.csvTable()));
+    const QList<QByteArray> csv = lines(csvBytes(view.csvTable()));
     QCOMPARE(csv.size(), 13);
     QCOMPARE(csv[0], QByteArray("row,col,float,quantized,error"));
     QCOMPARE(csv[1], QByteArray("10,0,-1,-1,0"));
@@ -409,7 +410,7 @@ void TstEmbeddingViews::featureStatsTableAndCsv() {
     panel.clear();
     QVERIFY(!panel.isStale());
     QCOMPARE(panel.valueText(QStringLiteral("mse")), QStringLiteral("—"));
-    QCOMPARE(panel.csvTable().rows.size(), 0);
+    QVERIFY(panel.csvTable().rows.empty());
 }
 
 void TstEmbeddingViews::rangeSuggestionsApplyAndCsv() {
@@ -437,7 +438,7 @@ void TstEmbeddingViews::rangeSuggestionsApplyAndCsv() {
     QCOMPARE(spy.count(), 2);
     QCOMPARE(spy[1][1].toDouble(), 2.0);
 
-    const QList<QByteArray> csv = lines(textCsv(panel.csvTable()));
+    const QList<QByteArray> csv = lines(csvBytes(panel.csvTable()));
     QCOMPARE(csv.size(), 5);
     QCOMPARE(csv[0], QByteArray("method,lower,upper,mse,sqnr_db,clipped_fraction"));
     QCOMPARE(csv[2], QByteArray("symmetric max |x|,-2,2,0.03,17.25,0"));
@@ -490,7 +491,7 @@ void TstEmbeddingViews::shardingBarsCaptionAndHotHost() {
     QVERIFY(view.bytesRect()->axis(QCPAxis::atLeft)->label().contains(QStringLiteral("KiB")));
     QCOMPARE(view.hotHost(), 2);
 
-    const QList<QByteArray> csv = lines(csvText(view.csvTable()));
+    const QList<QByteArray> csv = lines(csvBytes(view.csvTable()));
     QCOMPARE(csv.size(), 5);
     QCOMPARE(csv[0], QByteArray("host,first_id,rows,bytes_float32,bytes_quantized,lookups,unique_lookups"));
     QCOMPARE(csv[1], QByteArray("0,0,3,4096,12,60,3"));
@@ -524,7 +525,7 @@ void TstEmbeddingViews::pipelineSeriesCaptionAndCsv() {
     QCOMPARE(values(view.meanDifference()->data())[1], 0.004);
     QVERIFY(view.titleElement()->text().contains(QStringLiteral("18 of 64 activations read stale rows")));
     QVERIFY(view.captionElement()->text().contains(QStringLiteral("do not see step N's gradient updates")));
-    const QList<QByteArray> csv = lines(csvText(view.csvTable()));
+    const QList<QByteArray> csv = lines(csvBytes(view.csvTable()));
     QCOMPARE(csv.size(), 5);
     QCOMPARE(csv[0], QByteArray("step,loss_sequential,loss_pipelined,activations,stale_activations,stale_rows,"
                                 "mean_abs_difference,max_abs_difference"));
@@ -556,7 +557,7 @@ void TstEmbeddingViews::storagePanelAndExportButton() {
     QTest::mouseClick(panel.exportButton(), Qt::LeftButton);
     QCOMPARE(spy.count(), 1);
 
-    const QList<QByteArray> csv = lines(textCsv(panel.csvTable()));
+    const QList<QByteArray> csv = lines(csvBytes(panel.csvTable()));
     QCOMPARE(csv[0], QByteArray("key,value"));
     QVERIFY(csv.contains(QByteArray("dtype,uint8")));
     QVERIFY(csv.contains(QByteArray("bytes_codes,64012")));
@@ -567,7 +568,7 @@ void TstEmbeddingViews::storagePanelAndExportButton() {
     QVERIFY(!panel.exportButton()->isEnabled());
     QTest::mouseClick(panel.exportButton(), Qt::LeftButton);
     QCOMPARE(spy.count(), 1);  // disabled: no request
-    QCOMPARE(panel.csvTable().rows.size(), 0);
+    QVERIFY(panel.csvTable().rows.empty());
 }
 
 void TstEmbeddingViews::themesAndStale() {
@@ -625,7 +626,7 @@ void TstEmbeddingViews::screenshots() {
     OccupancyView occ;
     occ.setOccupancy(o);
     occ.setSuggestions({{"min-max", -0.4, 0.42, 0, 0, 0}, {"percentile 99.9", -0.3, 0.31, 0, 0, 0}});
-    QVERIFY(occ.exportImage(dir + QStringLiteral("/occupancy.png"), 900, 520));
+    QVERIFY(occ.exporter().exportImage(dir + QStringLiteral("/occupancy.png"), 900, 520));
 
     emb::TableWindow w;
     w.first_row = 100;
@@ -643,19 +644,19 @@ void TstEmbeddingViews::screenshots() {
     HeatMapView map;
     map.resize(900, 520);
     map.setWindow(w);
-    QVERIFY(map.exportImage(dir + QStringLiteral("/heatmap_float.png"), 900, 520));
+    QVERIFY(map.exporter().exportImage(dir + QStringLiteral("/heatmap_float.png"), 900, 520));
     map.setLayer(HeatMapView::Layer::Error);
     QVERIFY(map.grab().save(dir + QStringLiteral("/heatmap_error_widget.png")));
 
     emb::ShardingReport sh = sharding();
     ShardingView shv;
     shv.setReport(sh);
-    QVERIFY(shv.exportImage(dir + QStringLiteral("/sharding.png"), 900, 650));
+    QVERIFY(shv.exporter().exportImage(dir + QStringLiteral("/sharding.png"), 900, 650));
     PipelineView pv;
     pv.setDemo(pipeline());
-    QVERIFY(pv.exportImage(dir + QStringLiteral("/pipeline.png"), 900, 600));
+    QVERIFY(pv.exporter().exportImage(dir + QStringLiteral("/pipeline.png"), 900, 600));
     pv.setTheme(Theme::Dark);
-    QVERIFY(pv.exportImage(dir + QStringLiteral("/pipeline_dark.png"), 900, 600));
+    QVERIFY(pv.exporter().exportImage(dir + QStringLiteral("/pipeline_dark.png"), 900, 600));
 
     FeatureStatsPanel fs;
     fs.resize(640, 420);

@@ -26,7 +26,7 @@ public:
     BitSweepPtr result() const { return result_; }
 
     // bits,levels,levels_in_range,levels_used,step,mse,sqnr_db,theory_sqnr_db per row.
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     // The legend's name for the theory line, e.g. "theory: 20·log10(2^b − 2) (signed QDQ,
     // uniform data)" when the rows follow that closed form, else the general formula.

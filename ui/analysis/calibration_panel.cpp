@@ -130,10 +130,10 @@ void CalibrationPlot::setHomeY() {
 
 void CalibrationPlot::logScaleChanged(bool) { setHomeY(); }
 
-CsvTable CalibrationPlot::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("bin_lo"), QStringLiteral("bin_hi"), QStringLiteral("count"),
-                           QStringLiteral("method_index"), QStringLiteral("range_min"), QStringLiteral("range_max")};
+data::NumberColumns CalibrationPlot::csvTable() const {
+    data::NumberColumns t;
+    t.header = {"bin_lo", "bin_hi", "count",
+                           "method_index", "range_min", "range_max"};
     t.columns.resize(6);
     if (!result_) return t;
     const qs::analysis::Histogram& h = result_->histogram;

@@ -31,7 +31,7 @@ public:
 
     void setResult(CalibrationPtr result);
     // bin_lo,bin_hi,count, then one row per method in columns method_index,range_min,range_max.
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     QCPBars* bars() const { return bars_; }
     // The two lines of method i (in calibrate()'s order), or null.

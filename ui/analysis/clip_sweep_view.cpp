@@ -210,18 +210,10 @@ void ClipSweepView::fillTable() {
     }
 }
 
-CsvTable ClipSweepView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("alpha"), QStringLiteral("mse"), QStringLiteral("gaussian_mse"),
-                           QStringLiteral("laplace_mse")};
-    t.columns.resize(4);
+data::NumberColumns ClipSweepView::csvTable() const {
+    auto t = data::NumberColumns::named({"alpha", "mse", "gaussian_mse", "laplace_mse"});
     if (!result_) return t;
-    for (const auto& pt : result_->sweep.points) {
-        t.columns[0].push_back(pt.alpha);
-        t.columns[1].push_back(pt.mse);
-        t.columns[2].push_back(pt.gaussian_mse);
-        t.columns[3].push_back(pt.laplace_mse);
-    }
+    for (const auto& pt : result_->sweep.points) t.addRow({pt.alpha, pt.mse, pt.gaussian_mse, pt.laplace_mse});
     return t;
 }
 

@@ -30,7 +30,7 @@ public:
     ClipAnalysisPtr result() const { return result_; }
 
     // alpha,mse,gaussian_mse,laplace_mse per sweep point.
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     QCPGraph* measuredGraph() const { return measured_; }
     QCPGraph* gaussianGraph() const { return gaussian_; }

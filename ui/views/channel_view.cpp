@@ -294,23 +294,15 @@ PlotFrame::Readout ChannelView::readoutAt(const QPointF& pixel) const {
     return r;
 }
 
-CsvTable ChannelView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("channel"),      QStringLiteral("data_min"),
-                           QStringLiteral("data_max"),     QStringLiteral("output_min"),
-                           QStringLiteral("output_max"),   QStringLiteral("scale"),
-                           QStringLiteral("step"),         QStringLiteral("zero_point"),
-                           QStringLiteral("rmse"),         QStringLiteral("max_abs_error"),
-                           QStringLiteral("sqnr_db"),      QStringLiteral("clipped")};
-    t.columns.resize(static_cast<size_t>(t.header.size()));
+data::NumberColumns ChannelView::csvTable() const {
+    auto t = data::NumberColumns::named({"channel", "data_min", "data_max", "output_min", "output_max", "scale", "step",
+                                         "zero_point", "rmse", "max_abs_error", "sqnr_db", "clipped"});
     if (!result_) return t;
     for (size_t i = 0; i < result_->channels.size(); ++i) {
         const auto& ch = result_->channels[i];
-        const double row[] = {static_cast<double>(i), ch.data_min, ch.data_max, ch.quant.output_min,
-                              ch.quant.output_max, ch.quant.scale, ch.quant.step,
-                              static_cast<double>(ch.quant.zero_code), ch.stats.rmse,
-                              ch.stats.max_abs_error, ch.stats.sqnr_db, static_cast<double>(ch.clipped)};
-        for (size_t c = 0; c < t.columns.size(); ++c) t.columns[c].push_back(row[c]);
+        t.addRow({static_cast<double>(i), ch.data_min, ch.data_max, ch.quant.output_min, ch.quant.output_max,
+                  ch.quant.scale, ch.quant.step, static_cast<double>(ch.quant.zero_code), ch.stats.rmse,
+                  ch.stats.max_abs_error, ch.stats.sqnr_db, static_cast<double>(ch.clipped)});
     }
     return t;
 }

@@ -31,7 +31,7 @@ public:
 
     // channel,data_min,data_max,output_min,output_max,scale,step,zero_point,rmse,
     // max_abs_error,sqnr_db,clipped — one row per channel (empty when per tensor).
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     QCPAxisRect* scaleRect() const { return scaleRect_; }
     QCPAxisRect* errorRect() const { return errorRect_; }

@@ -158,10 +158,10 @@ PlotFrame::Readout ErrorHistogramView::readoutAt(const QPointF& pixel) const {
     return r;
 }
 
-CsvTable ErrorHistogramView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("bin_lo"), QStringLiteral("bin_hi"), QStringLiteral("count"),
-                           QStringLiteral("uniform_count")};
+data::NumberColumns ErrorHistogramView::csvTable() const {
+    data::NumberColumns t;
+    t.header = {"bin_lo", "bin_hi", "count",
+                           "uniform_count"};
     if (!result_) return t;
     const qs::analysis::Histogram& h = result_->error_hist;
     t.columns.resize(4);

@@ -27,7 +27,7 @@ public:
     std::shared_ptr<const qs::analysis::ExplorerResult> result() const { return result_; }
 
     // bin_lo,bin_hi,count,uniform_count
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     QCPBars* errorBars() const { return bars_; }
     QCPGraph* uniformGraph() const { return uniform_; }

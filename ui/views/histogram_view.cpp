@@ -180,10 +180,10 @@ PlotFrame::Readout HistogramView::readoutAt(const QPointF& pixel) const {
     return r;
 }
 
-CsvTable HistogramView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("bin_lo"), QStringLiteral("bin_hi"), QStringLiteral("count"),
-                           QStringLiteral("clipped")};
+data::NumberColumns HistogramView::csvTable() const {
+    data::NumberColumns t;
+    t.header = {"bin_lo", "bin_hi", "count",
+                           "clipped"};
     if (!result_) return t;
     const qs::analysis::Histogram& h = result_->data_hist;
     const auto split = qs::analysis::splitClipped(h, result_->clip_lo, result_->clip_hi);

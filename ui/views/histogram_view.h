@@ -28,7 +28,7 @@ public:
     std::shared_ptr<const qs::analysis::ExplorerResult> result() const { return result_; }
 
     // bin_lo,bin_hi,count,clipped (clipped = 1 for a bin drawn as clipped).
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     RangeHandles* rangeHandles() const { return handles_; }
     QCPBars* insideBars() const { return inside_; }

@@ -15,7 +15,8 @@
 #include <QVBoxLayout>
 
 #include "core/analysis/view_data.h"
-#include "ui/plot/plot_frame.h"  // askSavePath
+#include "ui/model/native_file.h"
+#include "ui/plot/plot_export_dialogs.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
@@ -259,17 +260,19 @@ QString StatsPanel::valueText(const QString& key) const {
     return row >= 0 ? table_->item(row, 1)->text() : QString();
 }
 
-CsvTable StatsPanel::csvTable() const {
-    CsvTable t;
+data::NumberColumns StatsPanel::csvTable() const {
+    data::NumberColumns t;
     if (!result_) return t;
     for (const auto& row : qs::analysis::statisticsRows(*result_)) {
-        t.header << QString::fromStdString(row.key);
+        t.header.push_back(row.key);
         t.columns.push_back({row.value});
     }
     return t;
 }
 
-bool StatsPanel::exportCsv(const QString& path, QString* error) const { return writeCsv(path, csvTable(), error); }
+bool StatsPanel::exportCsv(const QString& path, QString* error) const {
+    return exportFile(path, QByteArray::fromStdString(data::csvText(csvTable())), error);
+}
 
 void StatsPanel::copyToClipboard() const {
     QStringList lines;
@@ -280,10 +283,8 @@ void StatsPanel::copyToClipboard() const {
 }
 
 void StatsPanel::exportCsvDialog() {
-    const QString path = askSavePath(this, tr("Export statistics"), tr("CSV (*.csv)"), QStringLiteral("csv"));
-    if (path.isEmpty()) return;
-    QString error;
-    if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export statistics"), error);
+    exportDialog(this, tr("Export statistics"), tr("CSV (*.csv)"), QStringLiteral("csv"),
+                 [this](const QString& path, QString* error) { return exportCsv(path, error); });
 }
 
 }  // namespace qs::ui

@@ -387,10 +387,10 @@ PlotFrame::Readout TransferView::readoutAt(const QPointF& pixel) const {
     return r;
 }
 
-CsvTable TransferView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("input"), QStringLiteral("code"), QStringLiteral("output"),
-                           QStringLiteral("error")};
+data::NumberColumns TransferView::csvTable() const {
+    data::NumberColumns t;
+    t.header = {"input", "code", "output",
+                           "error"};
     if (!result_) return t;
     auto table = qs::analysis::transferTable(result_->curve);
     t.columns = {std::move(table.input), std::move(table.code), std::move(table.output),

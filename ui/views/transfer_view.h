@@ -35,7 +35,7 @@ public:
     std::shared_ptr<const qs::analysis::ExplorerResult> result() const { return result_; }
 
     // input,code,output,error: one row per point of the transfer curve (the CLI's header).
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     RangeHandles* rangeHandles() const { return handles_; }
     QCPAxisRect* errorRect() const { return errorRect_; }

@@ -147,19 +147,18 @@ void FeatureStatsPanel::setSimulation(const qs::embedding::FeatureSimulation& s,
     setStale(false);
 }
 
-TextTable FeatureStatsPanel::csvTable() const {
-    TextTable t;
-    t.header = QStringList{QStringLiteral("quantity"), QStringLiteral("tpu_order"), QStringLiteral("after_combine"),
-                           QStringLiteral("gathered_rows")};
+data::TextTable FeatureStatsPanel::csvTable() const {
+    using data::csvNumber;
+    data::TextTable t{{"quantity", "tpu_order", "after_combine", "gathered_rows"}, {}};
     if (!have_) return t;
     for (const StatRow& row : kStats)
-        t.rows << QStringList{QString::fromLatin1(row.key), csvNumber(row.value(sim_.stats)),
-                              csvNumber(row.value(sim_.stats_after_combine)), csvNumber(row.value(sim_.gathered_rows))};
+        t.rows.push_back({row.key, csvNumber(row.value(sim_.stats)), csvNumber(row.value(sim_.stats_after_combine)),
+                          csvNumber(row.value(sim_.gathered_rows))});
     const double batch[] = {static_cast<double>(sim_.examples), static_cast<double>(sim_.ids),
                             static_cast<double>(sim_.unique_ids), static_cast<double>(sim_.empty_examples),
                             sim_.lookup_ms};
     for (size_t i = 0; i < std::size(kBatch); ++i)
-        t.rows << QStringList{QString::fromLatin1(kBatch[i].key), csvNumber(batch[i]), QString(), QString()};
+        t.rows.push_back({kBatch[i].key, csvNumber(batch[i]), "", ""});
     return t;
 }
 

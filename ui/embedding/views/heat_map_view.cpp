@@ -256,21 +256,15 @@ PlotFrame::Readout HeatMapView::readoutAt(const QPointF& pixel) const {
     return r;
 }
 
-CsvTable HeatMapView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("row"), QStringLiteral("col"), QStringLiteral("float"),
-                           QStringLiteral("quantized"), QStringLiteral("error")};
-    t.columns.resize(5);
+data::NumberColumns HeatMapView::csvTable() const {
+    auto t = data::NumberColumns::named({"row", "col", "float", "quantized", "error"});
     if (!window_) return t;
     const auto& w = *window_;
     for (int64_t r = 0; r < w.rows; ++r)
         for (int64_t c = 0; c < w.dim; ++c) {
             const size_t i = static_cast<size_t>(r * w.dim + c);
-            t.columns[0].push_back(static_cast<double>(w.first_row + r));
-            t.columns[1].push_back(static_cast<double>(c));
-            t.columns[2].push_back(w.float_values[i]);
-            t.columns[3].push_back(w.quantized[i]);
-            t.columns[4].push_back(w.error[i]);
+            t.addRow({static_cast<double>(w.first_row + r), static_cast<double>(c), w.float_values[i], w.quantized[i],
+                      w.error[i]});
         }
     return t;
 }

@@ -39,7 +39,7 @@ public:
     static QString layerName(Layer layer);
 
     // row,col,float,quantized,error — one line per cell, row-major (all layers).
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
 public slots:
     void setLayer(qs::ui::HeatMapView::Layer layer);

@@ -37,7 +37,7 @@ public:
     void setSuggestions(const std::vector<qs::embedding::RangeSuggestion>& suggestions);
 
     // bucket,center,count,in_range,clipped — one row per bucket.
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     QCPBars* inRangeBars() const { return inside_; }
     QCPBars* clippedBars() const { return clipped_; }

@@ -186,25 +186,14 @@ PlotFrame::Readout PipelineView::readoutAt(const QPointF& pixel) const {
     return r;
 }
 
-CsvTable PipelineView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("step"),
-                           QStringLiteral("loss_sequential"),
-                           QStringLiteral("loss_pipelined"),
-                           QStringLiteral("activations"),
-                           QStringLiteral("stale_activations"),
-                           QStringLiteral("stale_rows"),
-                           QStringLiteral("mean_abs_difference"),
-                           QStringLiteral("max_abs_difference")};
-    t.columns.resize(8);
+data::NumberColumns PipelineView::csvTable() const {
+    auto t = data::NumberColumns::named({"step", "loss_sequential", "loss_pipelined", "activations", "stale_activations",
+                                         "stale_rows", "mean_abs_difference", "max_abs_difference"});
     if (!demo_) return t;
-    for (const auto& s : demo_->steps) {
-        const double row[] = {static_cast<double>(s.step),       s.loss_sequential,
-                              s.loss_pipelined,                  static_cast<double>(s.activations),
-                              static_cast<double>(s.stale_activations), static_cast<double>(s.stale_rows),
-                              s.mean_abs_difference,             s.max_abs_difference};
-        for (size_t c = 0; c < 8; ++c) t.columns[c].push_back(row[c]);
-    }
+    for (const auto& s : demo_->steps)
+        t.addRow({static_cast<double>(s.step), s.loss_sequential, s.loss_pipelined, static_cast<double>(s.activations),
+                  static_cast<double>(s.stale_activations), static_cast<double>(s.stale_rows), s.mean_abs_difference,
+                  s.max_abs_difference});
     return t;
 }
 

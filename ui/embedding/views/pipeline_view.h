@@ -31,7 +31,7 @@ public:
 
     // step,loss_sequential,loss_pipelined,activations,stale_activations,stale_rows,
     // mean_abs_difference,max_abs_difference.
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     QCPAxisRect* differenceRect() const { return diffRect_; }
     QCPGraph* sequentialLoss() const { return sequential_; }

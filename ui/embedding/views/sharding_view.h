@@ -36,7 +36,7 @@ public:
     static QString captionFor(const qs::embedding::ShardingReport& report);
 
     // host,first_id,rows,bytes_float32,bytes_quantized,lookups,unique_lookups.
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     QCPAxisRect* bytesRect() const { return bytesRect_; }
     QCPAxisRect* trafficRect() const { return trafficRect_; }

@@ -113,14 +113,13 @@ void StorageExportPanel::setStorage(const qs::embedding::StorageQuantization& s)
     setStale(false);
 }
 
-TextTable StorageExportPanel::csvTable() const {
-    TextTable t;
-    t.header = QStringList{QStringLiteral("key"), QStringLiteral("value")};
+data::TextTable StorageExportPanel::csvTable() const {
+    data::TextTable t{{"key", "value"}, {}};
     if (!have_) return t;
     const auto& s = storage_;
-    auto add = [&t](const char* key, const QString& value) { t.rows << QStringList{QLatin1String(key), value}; };
-    auto addNumber = [&add](const char* key, double value) { add(key, csvNumber(value)); };
-    add("dtype", dtypeName(s.code_bits));
+    auto add = [&t](const char* key, const std::string& value) { t.rows.push_back({key, value}); };
+    auto addNumber = [&add](const char* key, double value) { add(key, data::csvNumber(value)); };
+    add("dtype", dtypeName(s.code_bits).toStdString());
     addNumber("num_buckets", static_cast<double>(s.config.num_buckets));
     addNumber("lower", s.config.lower);
     addNumber("upper", s.config.upper);

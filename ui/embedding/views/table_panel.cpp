@@ -12,23 +12,12 @@
 #include <QVBoxLayout>
 
 #include "ui/model/native_file.h"
-#include "ui/plot/plot_frame.h"  // csvField
+#include "ui/plot/plot_export_dialogs.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
 
 using namespace qs::ui::text;
-
-QByteArray textCsv(const TextTable& table) {
-    auto line = [](const QStringList& fields) {
-        QStringList quoted;
-        for (const QString& f : fields) quoted << csvField(f);
-        return quoted.join(QLatin1Char(',')).toUtf8() + '\n';
-    };
-    QByteArray out = line(table.header);
-    for (const QStringList& row : table.rows) out += line(row);
-    return out;
-}
 
 TablePanel::TablePanel(const QString& objectName, QWidget* parent) : QWidget(parent) {
     setObjectName(objectName);
@@ -102,7 +91,7 @@ void TablePanel::refreshColors() {
 }
 
 bool TablePanel::exportCsv(const QString& path, QString* error) const {
-    return exportFile(path, textCsv(csvTable()), error);
+    return exportFile(path, QByteArray::fromStdString(data::csvText(csvTable())), error);
 }
 
 void TablePanel::copyToClipboard() const {
@@ -122,10 +111,8 @@ void TablePanel::copyToClipboard() const {
 }
 
 void TablePanel::exportCsvDialog() {
-    const QString path = askSavePath(this, tr("Export CSV"), tr("CSV (*.csv)"), QStringLiteral("csv"));
-    if (path.isEmpty()) return;
-    QString error;
-    if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export CSV"), error);
+    exportDialog(this, tr("Export CSV"), tr("CSV (*.csv)"), QStringLiteral("csv"),
+                 [this](const QString& path, QString* error) { return exportCsv(path, error); });
 }
 
 }  // namespace qs::ui
