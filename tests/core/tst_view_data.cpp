@@ -36,15 +36,12 @@ BitSweep signedQdqSweep(DataKind kind, int from, int to) {
     return s;
 }
 
-BucketOccupancy occupancy(std::vector<int64_t> counts, int64_t below, int64_t above, double lower = -1,
-                          double upper = 1) {
-    BucketOccupancy o;
-    o.config.num_buckets = static_cast<int64_t>(counts.size());
-    o.config.lower = static_cast<float>(lower);
-    o.config.upper = static_cast<float>(upper);
-    o.counts = std::move(counts);
-    o.below = below;
-    o.above = above;
+// Buckets over [-1, 1].
+BucketOccupancy occupancy(std::vector<int64_t> counts, int64_t below, int64_t above) {
+    BucketOccupancy o{.config = {}, .counts = std::move(counts), .below = below, .above = above};
+    o.config.num_buckets = static_cast<int64_t>(o.counts.size());
+    o.config.lower = -1.0f;
+    o.config.upper = 1.0f;
     return o;
 }
 
