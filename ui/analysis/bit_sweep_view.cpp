@@ -103,11 +103,7 @@ BitSweepView::BitSweepView(QWidget* parent) : PlotFrame(parent) {
     theoryMse_ = graph(mx, my, "theoryMse", tr("theory MSE: Δ²/12"));
     for (QCPGraph* g : {sqnr_, mse_}) g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 7));
 
-    p->legend->setVisible(true);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(2);
+    showSmallLegend(2);
     p->plotLayout()->setRowStretchFactors({0.01, 0.01, 2.2, 1.3, 0.01});
     p->plotLayout()->setRowSpacing(4);
 

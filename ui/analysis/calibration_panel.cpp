@@ -50,13 +50,8 @@ CalibrationPlot::CalibrationPlot(QWidget* parent) : PlotFrame(parent) {
         lines_.push_back(items::line(p, x, y, QStringLiteral("method%1Lo").arg(m)));
         lines_.push_back(items::line(p, x, y, QStringLiteral("method%1Hi").arg(m)));
     }
-    p->legend->setVisible(true);
-    p->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
-    p->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(2);
+    dragAndZoomBothAxes();
+    showSmallLegend(2);
     setLogScaleAxes({y});
     restyle();
     setResult(nullptr);
@@ -124,8 +119,7 @@ void CalibrationPlot::setResult(CalibrationPtr result) {
 }
 
 void CalibrationPlot::setHomeY() {
-    if (isLogScale()) setHomeRange(plot()->yAxis, 0.5, maxCount_ * 3);
-    else setHomeRange(plot()->yAxis, 0, maxCount_ * 1.08);
+    setCountHome(maxCount_, 1.08);
 }
 
 void CalibrationPlot::logScaleChanged(bool) { setHomeY(); }

@@ -47,13 +47,8 @@ ClipSweepView::ClipSweepView(QWidget* parent) : PlotFrame(parent) {
                                 QCPItemPosition::ptPlotCoords, Qt::AlignHCenter | Qt::AlignBottom);
     optimumText_->setPadding(QMargins(6, 2, 6, 12));  // above the marker: the curve rises on both sides
 
-    p->legend->setVisible(true);
-    p->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
-    p->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(2);
+    dragAndZoomBothAxes();
+    showSmallLegend(2);
     setLogScaleAxes({y});
     setLogScale(true);  // the MSE spans decades between α → 0 and the minimum
 

@@ -52,11 +52,7 @@ ComparisonPlot::ComparisonPlot(QWidget* parent) : PlotFrame(parent) {
         e->removeFromLegend();  // one legend entry per configuration: its curve's
         errors_.push_back(e);
     }
-    p->legend->setVisible(true);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(2);
+    showSmallLegend(2);
     p->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.6, 1.0});
     setLogScaleAxes({ey});  // a fine quantizer's spike beside a coarse one's plateau
     p->plotLayout()->setRowSpacing(4);

@@ -231,6 +231,26 @@ void PlotFrame::placeLegendOnTop(int columns) {
     grid->setRowStretchFactor(row, 0.001);
 }
 
+void PlotFrame::showSmallLegend(int columnsOnTop) {
+    plot_->legend->setVisible(true);
+    QFont legendFont = font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
+    plot_->legend->setFont(legendFont);
+    if (columnsOnTop > 0) placeLegendOnTop(columnsOnTop);
+}
+
+void PlotFrame::dragAndZoomBothAxes() {
+    plot_->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+    plot_->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+}
+
+void PlotFrame::setCountHome(double maxCount, double headroom) {
+    if (isLogScale())
+        setHomeRange(plot_->yAxis, 0.5, maxCount * 3);
+    else
+        setHomeRange(plot_->yAxis, 0, maxCount * headroom);
+}
+
 bool PlotFrame::anyHandleDragging() const {
     return std::any_of(handles_.begin(), handles_.end(),
                        [](const RangeHandles* h) { return h->isDragging(); });

@@ -144,6 +144,14 @@ protected:
     // Moves plot()->legend out of the axis rect into a strip above it (under the title),
     // `columns` entries per row: a legend that never covers data.
     void placeLegendOnTop(int columns);
+    // Shows plot()->legend in a font 0.9 times the frame's; above the axis rect with
+    // `columnsOnTop` > 0 (placeLegendOnTop), else where it is.
+    void showSmallLegend(int columnsOnTop);
+    // Drag and wheel zoom move both axes of the main axis rect (not only x).
+    void dragAndZoomBothAxes();
+    // The home of plot()->yAxis for counts up to `maxCount`: 0.5 .. 3·max on a log scale,
+    // 0 .. headroom·max on a linear one (headroom leaves room for boxes over the bars).
+    void setCountHome(double maxCount, double headroom);
     // After the log toggle switched the axes: register new home ranges for them.
     virtual void logScaleChanged(bool /*on*/) {}
     virtual void contextMenu(QMenu* /*menu*/) {}

@@ -121,11 +121,7 @@ ChannelView::ChannelView(QWidget* parent) : PlotFrame(parent) {
     maxAbs_->setName(tr("max |error| per channel"));
     maxAbs_->setLineStyle(QCPGraph::lsNone);
 
-    p->legend->setVisible(true);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(2);
+    showSmallLegend(2);
 
     bandText_ = items::label(p, x, y, QStringLiteral("curveChannelLabel"), QCPItemPosition::ptPlotCoords,
                              QCPItemPosition::ptAxisRectRatio, Qt::AlignLeft | Qt::AlignTop);
@@ -144,14 +140,8 @@ void ChannelView::applySeriesStyle(const PlotPalette& c) {
     outMin_->setScatterStyle(dash(c.range, 2.2));
     outMax_->setScatterStyle(dash(c.range, 2.2));
     outMin_->setPen(QPen(c.range, 2.2));  // the legend's sample
-    QColor s = c.secondary;
-    s.setAlpha(190);
-    scale_->setBrush(s);
-    scale_->setPen(QPen(c.secondary, 1));
-    QColor e = c.error;
-    e.setAlpha(170);
-    rmse_->setBrush(e);
-    rmse_->setPen(QPen(c.error, 1));
+    items::styleBars(scale_, c.secondary, 190);
+    items::styleBars(rmse_, c.error, 170);
     maxAbs_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(c.marker, 1.4), Qt::NoBrush, 7));
     band_->setBrush(c.highlight);
     band_->setPen(Qt::NoPen);

@@ -38,13 +38,8 @@ ErrorHistogramView::ErrorHistogramView(QWidget* parent) : PlotFrame(parent) {
     infoText_->setPadding(QMargins(8, 6, 8, 6));
     infoText_->setTextAlignment(Qt::AlignLeft);
 
-    p->legend->setVisible(true);
-    p->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
-    p->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(4);
+    dragAndZoomBothAxes();
+    showSmallLegend(4);
     setLogScaleAxes({y});
     restyle();
     setResult(nullptr);
@@ -53,10 +48,7 @@ ErrorHistogramView::ErrorHistogramView(QWidget* parent) : PlotFrame(parent) {
 ErrorHistogramView::~ErrorHistogramView() = default;
 
 void ErrorHistogramView::applySeriesStyle(const PlotPalette& c) {
-    QColor fill = c.error;
-    fill.setAlpha(150);
-    bars_->setBrush(fill);
-    bars_->setPen(QPen(c.error, 1));
+    items::styleBars(bars_, c.error, 150);
     uniform_->setPen(QPen(c.theory, 2.2));
     for (QCPItemStraightLine* l : {halfLo_, halfHi_}) l->setPen(QPen(c.theory, 1.2, Qt::DashLine));
     halfText_->setColor(c.theory);
@@ -131,10 +123,7 @@ void ErrorHistogramView::setResult(std::shared_ptr<const qs::analysis::ExplorerR
 }
 
 void ErrorHistogramView::setHomeY() {
-    if (isLogScale())
-        setHomeRange(plot()->yAxis, 0.5, maxCount_ * 3);
-    else
-        setHomeRange(plot()->yAxis, 0, maxCount_ * 1.35);  // room for the info box
+    setCountHome(maxCount_, 1.35);  // room for the info box
 }
 
 void ErrorHistogramView::logScaleChanged(bool) { setHomeY(); }
@@ -159,19 +148,14 @@ PlotFrame::Readout ErrorHistogramView::readoutAt(const QPointF& pixel) const {
 }
 
 data::NumberColumns ErrorHistogramView::csvTable() const {
-    data::NumberColumns t;
-    t.header = {"bin_lo", "bin_hi", "count",
-                           "uniform_count"};
+    auto t = data::NumberColumns::named({"bin_lo", "bin_hi", "count", "uniform_count"});
     if (!result_) return t;
     const qs::analysis::Histogram& h = result_->error_hist;
-    t.columns.resize(4);
+    const std::vector<double>& uniform = result_->error_uniform_counts;
     for (int i = 0; i < h.bins(); ++i) {
         const size_t k = static_cast<size_t>(i);
-        t.columns[0].push_back(h.edge(i));
-        t.columns[1].push_back(h.edge(i + 1));
-        t.columns[2].push_back(static_cast<double>(h.counts[k]));
-        t.columns[3].push_back(k < result_->error_uniform_counts.size() ? result_->error_uniform_counts[k]
-                                                                         : std::numeric_limits<double>::quiet_NaN());
+        t.addRow({h.edge(i), h.edge(i + 1), static_cast<double>(h.counts[k]),
+                  k < uniform.size() ? uniform[k] : std::numeric_limits<double>::quiet_NaN()});
     }
     return t;
 }

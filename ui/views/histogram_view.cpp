@@ -43,13 +43,8 @@ HistogramView::HistogramView(QWidget* parent) : PlotFrame(parent) {
 
     handles_ = addRangeHandles(x, y);
 
-    p->legend->setVisible(true);
-    p->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
-    p->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(2);
+    dragAndZoomBothAxes();
+    showSmallLegend(2);
     setLogScaleAxes({y});
     restyle();
     setResult(nullptr);
@@ -58,14 +53,8 @@ HistogramView::HistogramView(QWidget* parent) : PlotFrame(parent) {
 HistogramView::~HistogramView() = default;
 
 void HistogramView::applySeriesStyle(const PlotPalette& c) {
-    QColor in = c.curve;
-    in.setAlpha(200);
-    inside_->setBrush(in);
-    inside_->setPen(QPen(c.curve, 1));
-    QColor out = c.clipped;
-    out.setAlpha(210);
-    clipped_->setBrush(out);
-    clipped_->setPen(QPen(c.clipped, 1));
+    items::styleBars(inside_, c.curve, 200);
+    items::styleBars(clipped_, c.clipped, 210);
     clipLegend_->setPen(QPen(c.range, 1.6));
     handleLegend_->setPen(QPen(c.handle, 2.0));
     for (QCPItemStraightLine* l : {clipLo_, clipHi_}) l->setPen(QPen(c.range, 1.6));
@@ -150,10 +139,7 @@ void HistogramView::setResult(std::shared_ptr<const qs::analysis::ExplorerResult
 }
 
 void HistogramView::setHomeY() {
-    if (isLogScale())
-        setHomeRange(plot()->yAxis, 0.5, maxCount_ * 3);
-    else
-        setHomeRange(plot()->yAxis, 0, maxCount_ * 1.12);
+    setCountHome(maxCount_, 1.12);
 }
 
 void HistogramView::logScaleChanged(bool) { setHomeY(); }
@@ -181,18 +167,13 @@ PlotFrame::Readout HistogramView::readoutAt(const QPointF& pixel) const {
 }
 
 data::NumberColumns HistogramView::csvTable() const {
-    data::NumberColumns t;
-    t.header = {"bin_lo", "bin_hi", "count",
-                           "clipped"};
+    auto t = data::NumberColumns::named({"bin_lo", "bin_hi", "count", "clipped"});
     if (!result_) return t;
     const qs::analysis::Histogram& h = result_->data_hist;
     const auto split = qs::analysis::splitClipped(h, result_->clip_lo, result_->clip_hi);
-    t.columns.resize(4);
     for (int i = 0; i < h.bins(); ++i) {
-        t.columns[0].push_back(h.edge(i));
-        t.columns[1].push_back(h.edge(i + 1));
-        t.columns[2].push_back(static_cast<double>(h.counts[static_cast<size_t>(i)]));
-        t.columns[3].push_back(split.is_clipped[static_cast<size_t>(i)] ? 1.0 : 0.0);
+        const size_t k = static_cast<size_t>(i);
+        t.addRow({h.edge(i), h.edge(i + 1), static_cast<double>(h.counts[k]), split.is_clipped[k] ? 1.0 : 0.0});
     }
     return t;
 }

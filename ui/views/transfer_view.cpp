@@ -143,10 +143,7 @@ void TransferView::buildPlot() {
 
     handles_ = addRangeHandles(x, y);
 
-    p->legend->setVisible(true);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
+    showSmallLegend(0);
     // Inside the plot, bottom right: a transfer curve runs from bottom left to top right, so
     // that corner is empty (the range labels sit top and bottom left), and a strip above the
     // plot would truncate its eight entries at common window widths.
@@ -388,14 +385,10 @@ PlotFrame::Readout TransferView::readoutAt(const QPointF& pixel) const {
 }
 
 data::NumberColumns TransferView::csvTable() const {
-    data::NumberColumns t;
-    t.header = {"input", "code", "output",
-                           "error"};
-    if (!result_) return t;
+    if (!result_) return data::NumberColumns::named({"input", "code", "output", "error"});
     auto table = qs::analysis::transferTable(result_->curve);
-    t.columns = {std::move(table.input), std::move(table.code), std::move(table.output),
-                 std::move(table.error)};
-    return t;
+    return {{"input", "code", "output", "error"},
+            {std::move(table.input), std::move(table.code), std::move(table.output), std::move(table.error)}};
 }
 
 }  // namespace qs::ui

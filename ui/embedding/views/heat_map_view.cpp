@@ -111,8 +111,7 @@ HeatMapView::HeatMapView(QWidget* parent) : PlotFrame(parent) {
     auto* margins = new QCPMarginGroup(p);
     p->axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
     scale_->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
-    p->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
-    p->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    dragAndZoomBothAxes();
     restyle();
     clear();
 }

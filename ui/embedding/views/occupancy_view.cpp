@@ -37,13 +37,8 @@ OccupancyView::OccupancyView(QWidget* parent) : PlotFrame(parent) {
     caption_->position->setCoords(0.5, 0.0);
     caption_->setPadding(QMargins(8, 4, 8, 4));
 
-    p->legend->setVisible(true);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(2);
-    p->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
-    p->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    showSmallLegend(2);
+    dragAndZoomBothAxes();
     setLogScaleAxes({y});
     restyle();
     clear();
@@ -52,14 +47,8 @@ OccupancyView::OccupancyView(QWidget* parent) : PlotFrame(parent) {
 OccupancyView::~OccupancyView() = default;
 
 void OccupancyView::applySeriesStyle(const PlotPalette& c) {
-    QColor in = c.curve;
-    in.setAlpha(200);
-    inside_->setBrush(in);
-    inside_->setPen(QPen(c.curve, 1));
-    QColor out = c.clipped;
-    out.setAlpha(210);
-    clipped_->setBrush(out);
-    clipped_->setPen(QPen(c.clipped, 1));
+    items::styleBars(inside_, c.curve, 200);
+    items::styleBars(clipped_, c.clipped, 210);
     caption_->setColor(c.text);
     caption_->setBrush(c.overlayBackground);
     caption_->setPen(QPen(c.legendBorder));
@@ -153,10 +142,7 @@ void OccupancyView::setHomeX() {
 }
 
 void OccupancyView::setHomeY() {
-    if (isLogScale())
-        setHomeRange(plot()->yAxis, 0.5, maxCount_ * 3);
-    else
-        setHomeRange(plot()->yAxis, 0, maxCount_ * 1.25);  // room for the caption
+    setCountHome(maxCount_, 1.25);  // room for the caption
 }
 
 void OccupancyView::logScaleChanged(bool) { setHomeY(); }

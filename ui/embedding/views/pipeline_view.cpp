@@ -75,11 +75,7 @@ PipelineView::PipelineView(QWidget* parent) : PlotFrame(parent) {
     maxDiff_->setObjectName(QStringLiteral("maxAbsDifference"));
     maxDiff_->setName(tr("max |a_pipelined − a_sequential|"));
 
-    p->legend->setVisible(true);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(3);
+    showSmallLegend(3);
     restyle();
     clear();
 }
@@ -87,10 +83,7 @@ PipelineView::PipelineView(QWidget* parent) : PlotFrame(parent) {
 PipelineView::~PipelineView() = default;
 
 void PipelineView::applySeriesStyle(const PlotPalette& c) {
-    QColor s = c.clipped;
-    s.setAlpha(70);
-    stale_->setBrush(s);
-    stale_->setPen(QPen(c.clipped, 1));
+    items::styleBars(stale_, c.clipped, 70);
     sequential_->setPen(QPen(c.curve, 2.0));
     sequential_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, c.curve, c.curve, 5));
     pipelined_->setPen(QPen(c.handle, 2.0, Qt::DashLine));

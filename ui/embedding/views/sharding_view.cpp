@@ -127,10 +127,7 @@ ShardingView::~ShardingView() = default;
 
 void ShardingView::applySeriesStyle(const PlotPalette& c) {
     auto style = [](QCPBars* b, const QColor& colour) {
-        QColor fill = colour;
-        fill.setAlpha(190);
-        b->setBrush(fill);
-        b->setPen(QPen(colour, 1));
+        items::styleBars(b, colour, 190);
     };
     style(rows_, c.secondary);
     style(f32_, c.curve);
