@@ -51,7 +51,7 @@ QString BitSweepView::levelsCaption(const BitSweep& s) {
     return line;
 }
 
-BitSweepView::BitSweepView(QWidget* parent) : PlotFrame(parent) {
+BitSweepView::BitSweepView(QWidget* parent) : ResultPlot(parent) {
     setObjectName(QStringLiteral("bitSweepView"));
     plot()->setObjectName(QStringLiteral("bitSweepPlot"));
     QCustomPlot* p = plot();
@@ -125,8 +125,7 @@ void BitSweepView::applySeriesStyle(const PlotPalette& c) {
     theoryMse_->setPen(QPen(c.theory, 2.0, Qt::DashLine));
 }
 
-void BitSweepView::setResult(BitSweepPtr result) {
-    result_ = std::move(result);
+void BitSweepView::draw() {
     const bool have = result_ && !result_->rows.empty();
     plot()->legend->setVisible(have);
     if (!have) {

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "ui/analysis/analysis_service.h"
-#include "ui/plot/plot_frame.h"
+#include "ui/plot/result_plot.h"
 
 class QCPAxisRect;
 class QCPGraph;
@@ -16,14 +16,12 @@ namespace qs::ui {
 
 class AnalysisStatus;
 
-class BitSweepView : public PlotFrame {
+class BitSweepView : public ResultPlot<BitSweepPtr::element_type> {
     Q_OBJECT
 public:
     explicit BitSweepView(QWidget* parent = nullptr);
     ~BitSweepView() override;
 
-    void setResult(BitSweepPtr result);
-    BitSweepPtr result() const { return result_; }
 
     // bits,levels,levels_in_range,levels_used,step,mse,sqnr_db,theory_sqnr_db per row.
     data::NumberColumns csvTable() const override;
@@ -44,10 +42,10 @@ public:
     AnalysisStatus* status() const { return status_; }
 
 protected:
+    void draw() override;
     void applySeriesStyle(const PlotPalette& palette) override;
 
 private:
-    BitSweepPtr result_;
     QCPTextElement* title_ = nullptr;
     QCPTextElement* caption_ = nullptr;
     QCPAxisRect* mseRect_ = nullptr;

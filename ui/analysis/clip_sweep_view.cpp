@@ -24,7 +24,7 @@ QString ratio(double v) { return std::isfinite(v) ? QString::number(v, 'f', 3) :
 
 }  // namespace
 
-ClipSweepView::ClipSweepView(QWidget* parent) : PlotFrame(parent) {
+ClipSweepView::ClipSweepView(QWidget* parent) : ResultPlot(parent) {
     QCustomPlot* p = plot();
     title_ = items::frame(this, p, QStringLiteral("clipSweepView"), QStringLiteral("clipSweepPlot"),
                           tr("clipping bound α (the op fed [−α, α])"), tr("MSE"));
@@ -106,8 +106,7 @@ void ClipSweepView::applySeriesStyle(const PlotPalette& c) {
     optimumText_->setColor(c.range);
 }
 
-void ClipSweepView::setResult(ClipAnalysisPtr result) {
-    result_ = std::move(result);
+void ClipSweepView::draw() {
     const bool have = result_ && !result_->sweep.points.empty();
     plot()->legend->setVisible(have);
     optimumText_->setVisible(have);

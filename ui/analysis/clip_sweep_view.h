@@ -7,7 +7,7 @@
 #pragma once
 
 #include "ui/analysis/analysis_service.h"
-#include "ui/plot/plot_frame.h"
+#include "ui/plot/result_plot.h"
 
 class QCPGraph;
 class QCPItemText;
@@ -20,14 +20,12 @@ namespace qs::ui {
 
 class AnalysisStatus;
 
-class ClipSweepView : public PlotFrame {
+class ClipSweepView : public ResultPlot<ClipAnalysisPtr::element_type> {
     Q_OBJECT
 public:
     explicit ClipSweepView(QWidget* parent = nullptr);
     ~ClipSweepView() override;
 
-    void setResult(ClipAnalysisPtr result);
-    ClipAnalysisPtr result() const { return result_; }
 
     // alpha,mse,gaussian_mse,laplace_mse per sweep point.
     data::NumberColumns csvTable() const override;
@@ -46,6 +44,7 @@ signals:
     void applyRequested(float min, float max);
 
 protected:
+    void draw() override;
     void applySeriesStyle(const PlotPalette& palette) override;
     void logScaleChanged(bool on) override;
 
@@ -53,7 +52,6 @@ private:
     void fillTable();
     void setHomeY();
 
-    ClipAnalysisPtr result_;
     QCPTextElement* title_ = nullptr;
     QCPGraph* measured_ = nullptr;
     QCPGraph* gaussian_ = nullptr;

@@ -21,7 +21,7 @@ using namespace qs::ui::text;
 
 // --- the plot ------------------------------------------------------------------------------
 
-ComparisonPlot::ComparisonPlot(QWidget* parent) : PlotFrame(parent) {
+ComparisonPlot::ComparisonPlot(QWidget* parent) : ResultPlot(parent) {
     setObjectName(QStringLiteral("comparisonPlot"));
     plot()->setObjectName(QStringLiteral("comparisonCustomPlot"));
     QCustomPlot* p = plot();
@@ -71,8 +71,7 @@ void ComparisonPlot::applySeriesStyle(const PlotPalette& c) {
     }
 }
 
-void ComparisonPlot::setResult(ComparisonPtr result) {
-    result_ = std::move(result);
+void ComparisonPlot::draw() {
     const size_t n = result_ ? result_->entries.size() : 0;
     double yLo = 1e300, yHi = -1e300, countHi = 1;
     for (size_t i = 0; i < curves_.size(); ++i) {

@@ -25,7 +25,7 @@ QCPScatterStyle dash(const QColor& color, double width) {
 
 }  // namespace
 
-ChannelView::ChannelView(QWidget* parent) : PlotFrame(parent) {
+ChannelView::ChannelView(QWidget* parent) : ResultPlot(parent) {
     setObjectName(QStringLiteral("channelView"));
     plot()->setObjectName(QStringLiteral("channelPlot"));
     QCustomPlot* p = plot();
@@ -148,8 +148,7 @@ void ChannelView::applySeriesStyle(const PlotPalette& c) {
     bandText_->setColor(plotPalette(theme()).text);
 }
 
-void ChannelView::setResult(std::shared_ptr<const qs::analysis::ExplorerResult> result) {
-    result_ = std::move(result);
+void ChannelView::draw() {
     const bool have = result_ && !result_->channels.empty();
     QVector<double> keys, mid, minus, plus, dmin, dmax, omin, omax, scale, rmse, maxAbs;
     if (have) {

@@ -15,7 +15,7 @@ namespace qs::ui {
 using namespace qs::ui::text;
 using items::qvec;
 
-ErrorHistogramView::ErrorHistogramView(QWidget* parent) : PlotFrame(parent) {
+ErrorHistogramView::ErrorHistogramView(QWidget* parent) : ResultPlot(parent) {
     QCustomPlot* p = plot();
     title_ = items::frame(this, p, QStringLiteral("errorHistogramView"), QStringLiteral("errorHistogramPlot"),
                           tr("error x − Q(x)"), tr("count per bin"));
@@ -55,8 +55,7 @@ void ErrorHistogramView::applySeriesStyle(const PlotPalette& c) {
     infoText_->setColor(plotPalette(theme()).text);
 }
 
-void ErrorHistogramView::setResult(std::shared_ptr<const qs::analysis::ExplorerResult> result) {
-    result_ = std::move(result);
+void ErrorHistogramView::draw() {
     const bool have = result_ && result_->error_hist.bins() > 0;
     plot()->legend->setVisible(have);
     for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{halfLo_, halfHi_, halfText_, infoText_})

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "core/analysis/explorer.h"
-#include "ui/plot/plot_frame.h"
+#include "ui/plot/result_plot.h"
 
 class QCPBars;
 class QCPGraph;
@@ -17,14 +17,12 @@ class QCPTextElement;
 
 namespace qs::ui {
 
-class ErrorHistogramView : public PlotFrame {
+class ErrorHistogramView : public ResultPlot<qs::analysis::ExplorerResult> {
     Q_OBJECT
 public:
     explicit ErrorHistogramView(QWidget* parent = nullptr);
     ~ErrorHistogramView() override;
 
-    void setResult(std::shared_ptr<const qs::analysis::ExplorerResult> result);
-    std::shared_ptr<const qs::analysis::ExplorerResult> result() const { return result_; }
 
     // bin_lo,bin_hi,count,uniform_count
     data::NumberColumns csvTable() const override;
@@ -33,6 +31,7 @@ public:
     QCPGraph* uniformGraph() const { return uniform_; }
 
 protected:
+    void draw() override;
     void applySeriesStyle(const PlotPalette& palette) override;
     Readout readoutAt(const QPointF& pixel) const override;
     void logScaleChanged(bool on) override;
@@ -40,7 +39,6 @@ protected:
 private:
     void setHomeY();
 
-    std::shared_ptr<const qs::analysis::ExplorerResult> result_;
     QCPTextElement* title_ = nullptr;
     QCPBars* bars_ = nullptr;
     QCPGraph* uniform_ = nullptr;

@@ -16,7 +16,7 @@ namespace qs::ui {
 using namespace qs::ui::text;
 using items::qvec;
 
-HistogramView::HistogramView(QWidget* parent) : PlotFrame(parent) {
+HistogramView::HistogramView(QWidget* parent) : ResultPlot(parent) {
     QCustomPlot* p = plot();
     title_ = items::frame(this, p, QStringLiteral("histogramView"), QStringLiteral("histogramPlot"),
                           tr("input x (float32)"), tr("count per bin"));
@@ -63,8 +63,7 @@ void HistogramView::applySeriesStyle(const PlotPalette& c) {
     clippedText_->setBrush(Qt::NoBrush);
 }
 
-void HistogramView::setResult(std::shared_ptr<const qs::analysis::ExplorerResult> result) {
-    result_ = std::move(result);
+void HistogramView::draw() {
     const bool have = result_ && result_->data_hist.bins() > 0;
     for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{clipLo_, clipHi_, clipLoText_,
                                                                           clipHiText_, clippedText_})

@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "core/analysis/explorer.h"
-#include "ui/plot/plot_frame.h"
+#include "ui/plot/result_plot.h"
 
 class QCPBars;
 class QCPGraph;
@@ -18,14 +18,12 @@ class QCPTextElement;
 
 namespace qs::ui {
 
-class HistogramView : public PlotFrame {
+class HistogramView : public ResultPlot<qs::analysis::ExplorerResult> {
     Q_OBJECT
 public:
     explicit HistogramView(QWidget* parent = nullptr);
     ~HistogramView() override;
 
-    void setResult(std::shared_ptr<const qs::analysis::ExplorerResult> result);
-    std::shared_ptr<const qs::analysis::ExplorerResult> result() const { return result_; }
 
     // bin_lo,bin_hi,count,clipped (clipped = 1 for a bin drawn as clipped).
     data::NumberColumns csvTable() const override;
@@ -36,6 +34,7 @@ public:
     QCPItemText* clippedText() const { return clippedText_; }
 
 protected:
+    void draw() override;
     void applySeriesStyle(const PlotPalette& palette) override;
     Readout readoutAt(const QPointF& pixel) const override;
     void logScaleChanged(bool on) override;
@@ -43,7 +42,6 @@ protected:
 private:
     void setHomeY();
 
-    std::shared_ptr<const qs::analysis::ExplorerResult> result_;
     QCPTextElement* title_ = nullptr;
     QCPBars* inside_ = nullptr;
     QCPBars* clipped_ = nullptr;

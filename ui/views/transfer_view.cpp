@@ -40,7 +40,7 @@ QCPScatterStyle scatter(QCPScatterStyle::ScatterShape shape, const QColor& pen,
 
 }  // namespace
 
-TransferView::TransferView(QWidget* parent) : PlotFrame(parent) {
+TransferView::TransferView(QWidget* parent) : ResultPlot(parent) {
     setObjectName(QStringLiteral("transferView"));
     plot()->setObjectName(QStringLiteral("transferPlot"));
     buildPlot();
@@ -185,8 +185,7 @@ void TransferView::clear() {
     plot()->legend->setVisible(false);
 }
 
-void TransferView::setResult(std::shared_ptr<const qs::analysis::ExplorerResult> result) {
-    result_ = std::move(result);
+void TransferView::draw() {
     if (!result_) {
         clear();
         setStale(false);
