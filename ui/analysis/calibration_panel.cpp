@@ -52,7 +52,7 @@ CalibrationPlot::CalibrationPlot(QWidget* parent) : PlotFrame(parent) {
     }
     dragAndZoomBothAxes();
     showSmallLegend(2);
-    setLogScaleAxes({y});
+    useCountAxis(1.08);
     restyle();
     setResult(nullptr);
 }
@@ -93,11 +93,11 @@ void CalibrationPlot::setResult(CalibrationPtr result) {
     }
     const qs::analysis::Histogram& h = result_->histogram;
     QVector<double> centers, counts;
-    maxCount_ = 1;
+    double maxCount = 1;
     for (int i = 0; i < h.bins(); ++i) {
         centers << h.center(i);
         counts << static_cast<double>(h.counts[static_cast<size_t>(i)]);
-        maxCount_ = std::max(maxCount_, counts.back());
+        maxCount = std::max(maxCount, counts.back());
     }
     bars_->setWidth(h.binWidth());
     bars_->setData(centers, counts, true);
@@ -112,17 +112,12 @@ void CalibrationPlot::setResult(CalibrationPtr result) {
     const qs::QuantSpec& spec = result_->methods.empty() ? qs::QuantSpec{} : result_->methods.front().spec;
     title_->setText(tr("Calibration  ·  %1  ·  each method's range on the data histogram").arg(opShortName(spec)));
     setHomeRange(plot()->xAxis, h.lo, h.hi);
-    setHomeY();
+    setMaxCount(maxCount);
     commitHomeView();
     setStale(false);
     restyle();
 }
 
-void CalibrationPlot::setHomeY() {
-    setCountHome(maxCount_, 1.08);
-}
-
-void CalibrationPlot::logScaleChanged(bool) { setHomeY(); }
 
 data::NumberColumns CalibrationPlot::csvTable() const {
     data::NumberColumns t;

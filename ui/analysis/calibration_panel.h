@@ -39,17 +39,13 @@ public:
 
 protected:
     void applySeriesStyle(const PlotPalette& palette) override;
-    void logScaleChanged(bool on) override;
 
 private:
-    void setHomeY();
-
     CalibrationPtr result_;
     QCPTextElement* title_ = nullptr;
     QCPBars* bars_ = nullptr;
     std::vector<QCPGraph*> legend_;           // one legend entry per method
     std::vector<QCPItemStraightLine*> lines_;  // lo, hi per method
-    double maxCount_ = 1;
 };
 
 class CalibrationPanel : public QWidget {

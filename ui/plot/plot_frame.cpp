@@ -195,6 +195,7 @@ void PlotFrame::setLogScale(bool on) {
     }
     if (logAction_ && logAction_->isChecked() != on) logAction_->setChecked(on);
     logScaleChanged(on);  // the view registers new home ranges for these axes
+    if (countHeadroom_ > 0) registerCountHome();
     for (auto it = pending_.constBegin(); it != pending_.constEnd(); ++it)
         home_[it.key()] = it.value();
     pending_.clear();
@@ -244,11 +245,21 @@ void PlotFrame::dragAndZoomBothAxes() {
     plot_->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
 }
 
-void PlotFrame::setCountHome(double maxCount, double headroom) {
+void PlotFrame::useCountAxis(double headroom) {
+    countHeadroom_ = headroom;
+    setLogScaleAxes({plot_->yAxis});
+}
+
+void PlotFrame::setMaxCount(double maxCount) {
+    maxCount_ = maxCount;
+    registerCountHome();
+}
+
+void PlotFrame::registerCountHome() {
     if (isLogScale())
-        setHomeRange(plot_->yAxis, 0.5, maxCount * 3);
+        setHomeRange(plot_->yAxis, 0.5, maxCount_ * 3);
     else
-        setHomeRange(plot_->yAxis, 0, maxCount * headroom);
+        setHomeRange(plot_->yAxis, 0, maxCount_ * countHeadroom_);
 }
 
 bool PlotFrame::anyHandleDragging() const {

@@ -149,9 +149,11 @@ protected:
     void showSmallLegend(int columnsOnTop);
     // Drag and wheel zoom move both axes of the main axis rect (not only x).
     void dragAndZoomBothAxes();
-    // The home of plot()->yAxis for counts up to `maxCount`: 0.5 .. 3·max on a log scale,
-    // 0 .. headroom·max on a linear one (headroom leaves room for boxes over the bars).
-    void setCountHome(double maxCount, double headroom);
+    // plot()->yAxis shows counts and the "Log scale" action switches it. Its home for the
+    // largest count (setMaxCount) is 0.5 .. 3·max on a log scale and 0 .. headroom·max on a
+    // linear one (headroom leaves room for boxes over the bars); a switch re-homes it.
+    void useCountAxis(double headroom);
+    void setMaxCount(double maxCount);
     // After the log toggle switched the axes: register new home ranges for them.
     virtual void logScaleChanged(bool /*on*/) {}
     virtual void contextMenu(QMenu* /*menu*/) {}
@@ -164,6 +166,7 @@ private:
     void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item, QMouseEvent* event);
     void hideReadout();
     void updateLegendColors();
+    void registerCountHome();
 
     QCustomPlot* plot_ = nullptr;
     Theme theme_ = Theme::Light;
@@ -176,6 +179,8 @@ private:
     QAction* resetAction_ = nullptr;
     QAction* logAction_ = nullptr;
     QList<QCPAxis*> logAxes_;
+    double countHeadroom_ = 0;  // > 0: plot()->yAxis is a count axis (useCountAxis)
+    double maxCount_ = 1;
     QList<RangeHandles*> handles_;
     QSet<QCPAbstractPlottable*> hidden_;
     struct Range {

@@ -40,7 +40,7 @@ ErrorHistogramView::ErrorHistogramView(QWidget* parent) : ResultPlot(parent) {
 
     dragAndZoomBothAxes();
     showSmallLegend(4);
-    setLogScaleAxes({y});
+    useCountAxis(1.35);  // room for the info box
     restyle();
     setResult(nullptr);
 }
@@ -110,22 +110,17 @@ void ErrorHistogramView::draw() {
                          QLocale().toString(static_cast<qlonglong>(h.overflow)));
     infoText_->setText(info.join(QLatin1Char('\n')));
 
-    maxCount_ = 1;
-    for (double c : counts) maxCount_ = std::max(maxCount_, c);
+    double maxCount = 1;
+    for (double c : counts) maxCount = std::max(maxCount, c);
     if (haveModel)
-        for (double c : r.error_uniform_counts) maxCount_ = std::max(maxCount_, c);
+        for (double c : r.error_uniform_counts) maxCount = std::max(maxCount, c);
     setHomeRange(plot()->xAxis, h.lo, h.hi);
-    setHomeY();
+    setMaxCount(maxCount);
     commitHomeView();
     setStale(false);
     restyle();
 }
 
-void ErrorHistogramView::setHomeY() {
-    setCountHome(maxCount_, 1.35);  // room for the info box
-}
-
-void ErrorHistogramView::logScaleChanged(bool) { setHomeY(); }
 
 PlotFrame::Readout ErrorHistogramView::readoutAt(const QPointF& pixel) const {
     Readout r;

@@ -34,11 +34,8 @@ protected:
     void draw() override;
     void applySeriesStyle(const PlotPalette& palette) override;
     Readout readoutAt(const QPointF& pixel) const override;
-    void logScaleChanged(bool on) override;
 
 private:
-    void setHomeY();
-
     QCPTextElement* title_ = nullptr;
     QCPBars* bars_ = nullptr;
     QCPGraph* uniform_ = nullptr;
@@ -46,7 +43,6 @@ private:
     QCPItemStraightLine* halfHi_ = nullptr;
     QCPItemText* halfText_ = nullptr;
     QCPItemText* infoText_ = nullptr;
-    double maxCount_ = 1;
 };
 
 }  // namespace qs::ui

@@ -45,7 +45,7 @@ HistogramView::HistogramView(QWidget* parent) : ResultPlot(parent) {
 
     dragAndZoomBothAxes();
     showSmallLegend(2);
-    setLogScaleAxes({y});
+    useCountAxis(1.12);
     restyle();
     setResult(nullptr);
 }
@@ -128,20 +128,15 @@ void HistogramView::draw() {
         if (given) handleLegend_->addToLegend(); else handleLegend_->removeFromLegend();
     }
 
-    maxCount_ = 1;
-    for (int64_t c : h.counts) maxCount_ = std::max(maxCount_, static_cast<double>(c));
+    double maxCount = 1;
+    for (int64_t c : h.counts) maxCount = std::max(maxCount, static_cast<double>(c));
     setHomeRange(plot()->xAxis, h.lo, h.hi);
-    setHomeY();
+    setMaxCount(maxCount);
     commitHomeView();
     setStale(false);
     restyle();
 }
 
-void HistogramView::setHomeY() {
-    setCountHome(maxCount_, 1.12);
-}
-
-void HistogramView::logScaleChanged(bool) { setHomeY(); }
 
 PlotFrame::Readout HistogramView::readoutAt(const QPointF& pixel) const {
     Readout r;

@@ -37,11 +37,8 @@ protected:
     void draw() override;
     void applySeriesStyle(const PlotPalette& palette) override;
     Readout readoutAt(const QPointF& pixel) const override;
-    void logScaleChanged(bool on) override;
 
 private:
-    void setHomeY();
-
     QCPTextElement* title_ = nullptr;
     QCPBars* inside_ = nullptr;
     QCPBars* clipped_ = nullptr;
@@ -53,7 +50,6 @@ private:
     QCPItemText* clipHiText_ = nullptr;
     QCPItemText* clippedText_ = nullptr;
     RangeHandles* handles_ = nullptr;
-    double maxCount_ = 1;
 };
 
 }  // namespace qs::ui

@@ -39,7 +39,7 @@ OccupancyView::OccupancyView(QWidget* parent) : PlotFrame(parent) {
 
     showSmallLegend(2);
     dragAndZoomBothAxes();
-    setLogScaleAxes({y});
+    useCountAxis(1.25);  // room for the caption
     restyle();
     clear();
 }
@@ -90,7 +90,6 @@ void OccupancyView::clear(const QString& reason) {
 void OccupancyView::setOccupancy(const qs::embedding::BucketOccupancy& o) {
     occupancy_ = o;
     const qs::embedding::OccupancyBars bars = qs::embedding::occupancyBars(o);
-    maxCount_ = bars.max_count;
     const double quantum = qs::embedding::bucketQuantum(o);
     inside_->setWidth(quantum * 0.9);
     clipped_->setWidth(quantum * 0.9);
@@ -104,7 +103,7 @@ void OccupancyView::setOccupancy(const qs::embedding::BucketOccupancy& o) {
                         .arg(qs(qs::tpu::repr(o.config)), QLocale().toString(static_cast<qlonglong>(o.total))));
     plot()->yAxis->setLabel(tr("table values per bucket (bucket width %1)").arg(num(quantum, 4)));
     setHomeX();
-    setHomeY();
+    setMaxCount(bars.max_count);
     commitHomeView();
     setStale(false);
     restyle();
@@ -141,11 +140,6 @@ void OccupancyView::setHomeX() {
     setHomeRange(plot()->xAxis, range.lo, range.hi);
 }
 
-void OccupancyView::setHomeY() {
-    setCountHome(maxCount_, 1.25);  // room for the caption
-}
-
-void OccupancyView::logScaleChanged(bool) { setHomeY(); }
 
 PlotFrame::Readout OccupancyView::readoutAt(const QPointF& pixel) const {
     Readout r;

@@ -52,12 +52,9 @@ public:
 protected:
     void applySeriesStyle(const PlotPalette& palette) override;
     Readout readoutAt(const QPointF& pixel) const override;
-    void logScaleChanged(bool on) override;
 
 private:
     void setHomeX();
-    void setHomeY();
-
     std::optional<qs::embedding::BucketOccupancy> occupancy_;
     std::vector<qs::embedding::RangeSuggestion> suggestions_;
     QCPTextElement* title_ = nullptr;
@@ -66,7 +63,6 @@ private:
     QCPItemText* caption_ = nullptr;
     QList<QCPItemStraightLine*> suggestionLines_;  // lower, upper per suggestion
     QList<QCPGraph*> suggestionLegend_;
-    double maxCount_ = 1;
 };
 
 }  // namespace qs::ui
