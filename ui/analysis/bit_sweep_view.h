@@ -6,11 +6,8 @@
 #pragma once
 
 #include "ui/analysis/analysis_service.h"
+#include "ui/plot/qcp_fwd.h"
 #include "ui/plot/result_plot.h"
-
-class QCPAxisRect;
-class QCPGraph;
-class QCPTextElement;
 
 namespace qs::ui {
 
@@ -21,7 +18,6 @@ class BitSweepView : public ResultPlot<BitSweepPtr::element_type> {
 public:
     explicit BitSweepView(QWidget* parent = nullptr);
     ~BitSweepView() override;
-
 
     // bits,levels,levels_in_range,levels_used,step,mse,sqnr_db,theory_sqnr_db per row.
     data::NumberColumns csvTable() const override;

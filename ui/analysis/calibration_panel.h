@@ -9,11 +9,8 @@
 
 #include "ui/analysis/analysis_service.h"
 #include "ui/plot/plot_frame.h"
+#include "ui/plot/qcp_fwd.h"
 
-class QCPBars;
-class QCPGraph;
-class QCPItemStraightLine;
-class QCPTextElement;
 class QDoubleSpinBox;
 class QPushButton;
 class QTableWidget;

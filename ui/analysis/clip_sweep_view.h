@@ -7,11 +7,9 @@
 #pragma once
 
 #include "ui/analysis/analysis_service.h"
+#include "ui/plot/qcp_fwd.h"
 #include "ui/plot/result_plot.h"
 
-class QCPGraph;
-class QCPItemText;
-class QCPTextElement;
 class QLabel;
 class QPushButton;
 class QTableWidget;
@@ -25,7 +23,6 @@ class ClipSweepView : public ResultPlot<ClipAnalysisPtr::element_type> {
 public:
     explicit ClipSweepView(QWidget* parent = nullptr);
     ~ClipSweepView() override;
-
 
     // alpha,mse,gaussian_mse,laplace_mse per sweep point.
     data::NumberColumns csvTable() const override;

@@ -10,11 +10,9 @@
 #include <QWidget>
 
 #include "ui/analysis/analysis_service.h"
+#include "ui/plot/qcp_fwd.h"
 #include "ui/plot/result_plot.h"
 
-class QCPAxisRect;
-class QCPGraph;
-class QCPTextElement;
 class QListWidget;
 class QPushButton;
 class QTableWidget;

@@ -30,17 +30,11 @@
 
 #include "core/data/csv_writer.h"
 #include "ui/plot/plot_exporter.h"
+#include "ui/plot/qcp_fwd.h"
 #include "ui/plot/readout_tracer.h"
 #include "ui/plot/theme.h"
 
 class QAction;
-class QCustomPlot;
-class QCPAbstractPlottable;
-class QCPAxis;
-class QCPItemText;
-class QCPItemTracer;
-class QCPLegend;
-class QCPAbstractLegendItem;
 class QMenu;
 class QMouseEvent;
 

@@ -4,13 +4,11 @@
 // label shares with them.
 #pragma once
 
+#include "ui/plot/qcp_fwd.h"
+
 #include <QFont>
 #include <QMargins>
 #include <QString>
-
-class QCustomPlot;
-class QCPItemText;
-class QCPLayer;
 
 namespace qs::ui {
 

@@ -3,13 +3,10 @@
 // so moving the mouse replots only that layer, not the data.
 #pragma once
 
+#include "ui/plot/qcp_fwd.h"
+
 #include <QPointF>
 #include <QString>
-
-class QCustomPlot;
-class QCPAxis;
-class QCPItemText;
-class QCPItemTracer;
 
 namespace qs::ui {
 

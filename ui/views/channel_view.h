@@ -8,15 +8,8 @@
 #include <memory>
 
 #include "core/analysis/explorer.h"
+#include "ui/plot/qcp_fwd.h"
 #include "ui/plot/result_plot.h"
-
-class QCPAxisRect;
-class QCPBars;
-class QCPErrorBars;
-class QCPGraph;
-class QCPItemRect;
-class QCPItemText;
-class QCPTextElement;
 
 namespace qs::ui {
 
@@ -25,7 +18,6 @@ class ChannelView : public ResultPlot<qs::analysis::ExplorerResult> {
 public:
     explicit ChannelView(QWidget* parent = nullptr);
     ~ChannelView() override;
-
 
     // channel,data_min,data_max,output_min,output_max,scale,step,zero_point,rmse,
     // max_abs_error,sqnr_db,clipped — one row per channel (empty when per tensor).

@@ -7,13 +7,8 @@
 #include <memory>
 
 #include "core/analysis/explorer.h"
+#include "ui/plot/qcp_fwd.h"
 #include "ui/plot/result_plot.h"
-
-class QCPBars;
-class QCPGraph;
-class QCPItemStraightLine;
-class QCPItemText;
-class QCPTextElement;
 
 namespace qs::ui {
 
@@ -22,7 +17,6 @@ class ErrorHistogramView : public ResultPlot<qs::analysis::ExplorerResult> {
 public:
     explicit ErrorHistogramView(QWidget* parent = nullptr);
     ~ErrorHistogramView() override;
-
 
     // bin_lo,bin_hi,count,uniform_count
     data::NumberColumns csvTable() const override;

@@ -8,13 +8,8 @@
 #include <memory>
 
 #include "core/analysis/explorer.h"
+#include "ui/plot/qcp_fwd.h"
 #include "ui/plot/result_plot.h"
-
-class QCPBars;
-class QCPGraph;
-class QCPItemStraightLine;
-class QCPItemText;
-class QCPTextElement;
 
 namespace qs::ui {
 
@@ -23,7 +18,6 @@ class HistogramView : public ResultPlot<qs::analysis::ExplorerResult> {
 public:
     explicit HistogramView(QWidget* parent = nullptr);
     ~HistogramView() override;
-
 
     // bin_lo,bin_hi,count,clipped (clipped = 1 for a bin drawn as clipped).
     data::NumberColumns csvTable() const override;

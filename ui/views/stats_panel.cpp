@@ -17,6 +17,7 @@
 #include "core/analysis/view_data.h"
 #include "ui/model/native_file.h"
 #include "ui/plot/plot_export_dialogs.h"
+#include "ui/views/panel_parts.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
@@ -24,12 +25,6 @@ namespace qs::ui {
 using namespace qs::ui::text;
 
 namespace {
-
-struct RowSpec {
-    const char* key;
-    const char* label;
-    const char* tip;
-};
 
 // Display order; keys are those of qs::analysis::statisticsRows (some rows show two).
 constexpr RowSpec kRows[] = {
@@ -57,27 +52,13 @@ StatsPanel::StatsPanel(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("statsPanel"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
-    title_ = new QLabel;
-    title_->setObjectName(QStringLiteral("statsTitle"));
-    title_->setWordWrap(true);
-    QFont bold = title_->font();
-    bold.setBold(true);
-    title_->setFont(bold);
-    staleLabel_ = new QLabel;
-    staleLabel_->setObjectName(QStringLiteral("staleLabel"));
-    staleLabel_->setWordWrap(true);
-    staleLabel_->setVisible(false);
+    title_ = makePanelTitle(QStringLiteral("statsTitle"));
+    staleLabel_ = makeStaleLabel();
     table_ = new QTableWidget(static_cast<int>(std::size(kRows)), 2);
     table_->setObjectName(QStringLiteral("statsTable"));
     table_->setHorizontalHeaderLabels({tr("Quantity"), tr("Value")});
-    table_->verticalHeader()->setVisible(false);
+    makeReadOnlyTable(table_);
     table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
-    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setAlternatingRowColors(true);
-    table_->setWordWrap(false);
-    table_->setContextMenuPolicy(Qt::CustomContextMenu);
     for (int i = 0; i < static_cast<int>(std::size(kRows)); ++i) {
         auto* label = new QTableWidgetItem(tr(kRows[i].label));
         label->setToolTip(QString::fromUtf8(kRows[i].tip));

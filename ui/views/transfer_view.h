@@ -14,13 +14,8 @@
 
 #include "core/analysis/explorer.h"
 #include "core/analysis/view_data.h"
+#include "ui/plot/qcp_fwd.h"
 #include "ui/plot/result_plot.h"
-
-class QCPAxisRect;
-class QCPGraph;
-class QCPItemStraightLine;
-class QCPItemText;
-class QCPTextElement;
 
 namespace qs::ui {
 

@@ -7,7 +7,7 @@
 #include <QLabel>
 #include <QTableWidget>
 
-#include "ui/plot/plot_frame.h"  // csvNumber
+#include "ui/views/panel_parts.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
@@ -38,13 +38,7 @@ const StatRow kStats[] = {
      [](const ErrorStats& s) { return s.cosine; }},
 };
 
-struct BatchRow {
-    const char* key;
-    const char* label;
-    const char* tip;
-};
-
-const BatchRow kBatch[] = {
+const RowSpec kBatch[] = {
     {"examples", "Examples", "Rows of the id batch (the activations' batch size)"},
     {"ids", "Ids", "Ids looked up, repeats included"},
     {"unique_ids", "Unique ids", "Distinct ids (distinct table rows gathered)"},

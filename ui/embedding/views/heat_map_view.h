@@ -9,11 +9,9 @@
 
 #include "core/embedding/workbench.h"
 #include "ui/plot/plot_frame.h"
+#include "ui/plot/qcp_fwd.h"
 
 class QComboBox;
-class QCPColorMap;
-class QCPColorScale;
-class QCPTextElement;
 
 namespace qs::ui {
 

@@ -14,12 +14,7 @@
 #include "core/embedding/occupancy.h"
 #include "core/embedding/range_suggest.h"
 #include "ui/plot/plot_frame.h"
-
-class QCPBars;
-class QCPGraph;
-class QCPItemStraightLine;
-class QCPItemText;
-class QCPTextElement;
+#include "ui/plot/qcp_fwd.h"
 
 namespace qs::ui {
 

@@ -8,11 +8,7 @@
 
 #include "core/embedding/pipeline_demo.h"
 #include "ui/plot/plot_frame.h"
-
-class QCPAxisRect;
-class QCPBars;
-class QCPGraph;
-class QCPTextElement;
+#include "ui/plot/qcp_fwd.h"
 
 namespace qs::ui {
 

@@ -8,7 +8,6 @@
 #include <QTableWidget>
 
 #include "core/tpu/simulated_quantization.h"
-#include "ui/plot/plot_frame.h"  // csvNumber
 #include "ui/views/view_text.h"
 
 namespace qs::ui {

@@ -10,13 +10,7 @@
 
 #include "core/embedding/sharding_report.h"
 #include "ui/plot/plot_frame.h"
-
-class QCPAxisRect;
-class QCPBars;
-class QCPBarsGroup;
-class QCPItemRect;
-class QCPItemText;
-class QCPTextElement;
+#include "ui/plot/qcp_fwd.h"
 
 namespace qs::ui {
 

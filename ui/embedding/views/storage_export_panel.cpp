@@ -11,8 +11,8 @@
 #include <QVBoxLayout>
 
 #include "core/tpu/simulated_quantization.h"
-#include "ui/plot/plot_frame.h"  // csvNumber
 #include "ui/embedding/views/embedding_text.h"
+#include "ui/views/panel_parts.h"
 
 namespace qs::ui {
 
@@ -20,13 +20,7 @@ using namespace qs::ui::text;
 
 namespace {
 
-struct Row {
-    const char* key;
-    const char* label;
-    const char* tip;
-};
-
-const Row kRows[] = {
+const RowSpec kRows[] = {
     {"dtype", "Code dtype", "The narrowest unsigned type that holds num_buckets − 1"},
     {"config", "QuantizationConfig", "The table's config: codes reconstruct as code · quantum + lower"},
     {"shape", "Shape", "rows × dim of the exported codes"},

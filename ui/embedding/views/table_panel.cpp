@@ -13,6 +13,7 @@
 
 #include "ui/model/native_file.h"
 #include "ui/plot/plot_export_dialogs.h"
+#include "ui/views/panel_parts.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
@@ -23,25 +24,11 @@ TablePanel::TablePanel(const QString& objectName, QWidget* parent) : QWidget(par
     setObjectName(objectName);
     layout_ = new QVBoxLayout(this);
     layout_->setContentsMargins(6, 6, 6, 6);
-    title_ = new QLabel;
-    title_->setObjectName(QStringLiteral("panelTitle"));
-    title_->setWordWrap(true);
-    QFont bold = title_->font();
-    bold.setBold(true);
-    title_->setFont(bold);
-    staleLabel_ = new QLabel;
-    staleLabel_->setObjectName(QStringLiteral("staleLabel"));
-    staleLabel_->setWordWrap(true);
-    staleLabel_->setVisible(false);
+    title_ = makePanelTitle(QStringLiteral("panelTitle"));
+    staleLabel_ = makeStaleLabel();
     table_ = new QTableWidget;
     table_->setObjectName(objectName + QStringLiteral("Table"));
-    table_->verticalHeader()->setVisible(false);
-    table_->horizontalHeader()->setStretchLastSection(true);
-    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setAlternatingRowColors(true);
-    table_->setWordWrap(false);
-    table_->setContextMenuPolicy(Qt::CustomContextMenu);
+    makeReadOnlyTable(table_);
     layout_->addWidget(title_);
     layout_->addWidget(staleLabel_);
     layout_->addWidget(table_, 1);
