@@ -8,7 +8,7 @@
 
 #include "core/analysis/view_data.h"
 #include "ui/plot/plot_items.h"
-#include "ui/plot/range_handles.h"
+#include "ui/views/requested_range.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
@@ -120,12 +120,7 @@ void HistogramView::draw() {
 
     if (!r.run.slices.empty()) {
         const qs::SliceQuant& q = r.run.slices.front();
-        const bool given = rangeIsGiven(spec);
-        handles_->setNames(requestedMinName(spec), requestedMaxName(spec));
-        handles_->setRange(q.requested_min, q.requested_max);
-        handles_->setVisible(given);
-        handleLegend_->setName(tr("%1 / %2  ↔ drag").arg(requestedMinName(spec), requestedMaxName(spec)));
-        if (given) handleLegend_->addToLegend(); else handleLegend_->removeFromLegend();
+        showRequestedRange(handles_, handleLegend_, spec, q.requested_min, q.requested_max);
     }
 
     double maxCount = 1;

@@ -6,7 +6,7 @@
 #include <qcustomplot.h>
 
 #include "ui/plot/plot_items.h"
-#include "ui/plot/range_handles.h"
+#include "ui/views/requested_range.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
@@ -250,12 +250,7 @@ void TransferView::draw() {
         item->setVisible(true);
 
     // Handles on the requested range when it is an input the user sets.
-    const bool given = rangeIsGiven(spec);
-    handles_->setNames(requestedMinName(spec), requestedMaxName(spec));
-    handles_->setRange(q.requested_min, q.requested_max);
-    handles_->setVisible(given);
-    handleLegend_->setName(tr("%1 / %2  ↔ drag").arg(requestedMinName(spec), requestedMaxName(spec)));
-    if (given) handleLegend_->addToLegend(); else handleLegend_->removeFromLegend();
+    showRequestedRange(handles_, handleLegend_, spec, q.requested_min, q.requested_max);
 
     // ±Δ/2: where the error of a value inside the range stays.
     const double step = std::abs(q.step);

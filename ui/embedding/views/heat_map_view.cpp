@@ -19,30 +19,29 @@ using namespace qs::ui::text;
 
 namespace {
 
-// Perceptually even sequential map (viridis' stops) for values; blue–white–red for errors.
-QCPColorGradient sequentialGradient() {
+// The heat maps' colour stops: a perceptually even sequential map (viridis) for values and
+// blue–white–red for errors, both at 0, 1/4, 1/2, 3/4 and 1.
+struct GradientStop {
+    double at;
+    QColor sequential, diverging;
+};
+constexpr GradientStop kStops[] = {{0.00, {68, 1, 84}, {33, 102, 172}},
+                                   {0.25, {59, 82, 139}, {146, 197, 222}},
+                                   {0.50, {33, 145, 140}, {247, 247, 247}},
+                                   {0.75, {94, 201, 98}, {244, 165, 130}},
+                                   {1.00, {253, 231, 37}, {178, 24, 43}}};
+
+// The gradient through the stops' `colour` (NaN cells transparent).
+QCPColorGradient gradient(QColor GradientStop::*colour) {
     QCPColorGradient g;
     g.clearColorStops();
-    g.setColorStopAt(0.00, QColor(68, 1, 84));
-    g.setColorStopAt(0.25, QColor(59, 82, 139));
-    g.setColorStopAt(0.50, QColor(33, 145, 140));
-    g.setColorStopAt(0.75, QColor(94, 201, 98));
-    g.setColorStopAt(1.00, QColor(253, 231, 37));
+    for (const GradientStop& stop : kStops) g.setColorStopAt(stop.at, stop.*colour);
     g.setNanHandling(QCPColorGradient::nhTransparent);
     return g;
 }
 
-QCPColorGradient divergingGradient() {
-    QCPColorGradient g;
-    g.clearColorStops();
-    g.setColorStopAt(0.0, QColor(33, 102, 172));
-    g.setColorStopAt(0.25, QColor(146, 197, 222));
-    g.setColorStopAt(0.5, QColor(247, 247, 247));
-    g.setColorStopAt(0.75, QColor(244, 165, 130));
-    g.setColorStopAt(1.0, QColor(178, 24, 43));
-    g.setNanHandling(QCPColorGradient::nhTransparent);
-    return g;
-}
+QCPColorGradient sequentialGradient() { return gradient(&GradientStop::sequential); }
+QCPColorGradient divergingGradient() { return gradient(&GradientStop::diverging); }
 
 QCPColorGradient greyGradient() {
     QCPColorGradient g(QCPColorGradient::gpGrayscale);
