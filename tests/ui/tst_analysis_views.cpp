@@ -34,6 +34,7 @@
 #include "ui/compute/data_service.h"
 #include "ui/main_window.h"
 #include "ui/model/explorer_model.h"
+#include "tests/ui/gui_test_env.h"
 
 using namespace qs::ui;
 using qs::analysis::DataKind;
@@ -94,15 +95,8 @@ private:
 };
 
 void TstAnalysisViews::initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("QuantScopeTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_analysis_views"));
     QVERIFY(settingsDir_.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir_.path());
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir_.path());
-    QApplication::setQuitOnLastWindowClosed(false);
-    QLocale::setDefault(QLocale::c());
+    useTestSettings(QStringLiteral("tst_analysis_views"), settingsDir_.path());
 }
 
 void TstAnalysisViews::makeWindow(const QString& generator, const qs::QuantSpec& spec) {

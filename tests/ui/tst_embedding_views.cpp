@@ -22,6 +22,7 @@
 #include "ui/embedding/views/range_suggestions_panel.h"
 #include "ui/embedding/views/sharding_view.h"
 #include "ui/embedding/views/storage_export_panel.h"
+#include "tests/ui/gui_test_env.h"
 #include "tests/ui/table_text.h"
 
 using namespace qs::ui;
@@ -52,6 +53,14 @@ QList<QByteArray> fileLines(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {};
     return lines(f.readAll());
+}
+
+// Shows the view and lays its plot out at its window size (pixel positions are final).
+bool showLaidOut(PlotFrame& view) {
+    view.show();
+    if (!QTest::qWaitForWindowExposed(&view)) return false;
+    view.plot()->replot();
+    return true;
 }
 
 // Moves the mouse over the plot at plot coordinates (x, y) of the given axes.
@@ -184,11 +193,7 @@ emb::StorageQuantization storage() {
     return s;
 }
 
-QtMessageHandler previousHandler = nullptr;
-void dropSizeHintWarning(QtMsgType type, const QMessageLogContext& context, const QString& message) {
-    if (message == QLatin1String("This plugin does not support propagateSizeHints()")) return;
-    previousHandler(type, context, message);
-}
+SizeHintWarningFilter sizeHintWarnings;
 
 }  // namespace
 
@@ -196,8 +201,8 @@ class TstEmbeddingViews : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase() { previousHandler = qInstallMessageHandler(dropSizeHintWarning); }
-    void cleanupTestCase() { qInstallMessageHandler(previousHandler); }
+    void initTestCase() { sizeHintWarnings.install(); }
+    void cleanupTestCase() { sizeHintWarnings.uninstall(); }
 
     void byteUnits();
     void occupancyBarsSplitTheClippedMass();
@@ -257,9 +262,7 @@ void TstEmbeddingViews::occupancyCaptionCsvReadoutAndLog() {
     QCOMPARE(csv[3], QByteArray("2,0,0,0,0"));
     QCOMPARE(csv[5], QByteArray("4,1,8,3,5"));
 
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.plot()->replot();
+    QVERIFY(showLaidOut(view));
     hover(view, view.plot()->xAxis, view.plot()->yAxis, 0.55, 2);
     QVERIFY(view.readoutText()->visible());
     QVERIFY2(view.readoutText()->text().contains(QStringLiteral("bucket q = 3")), qPrintable(view.readoutText()->text()));
@@ -345,9 +348,7 @@ void TstEmbeddingViews::heatMapReadoutAndCsv() {
     HeatMapView view;
     view.resize(600, 400);
     view.setWindow(window());
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.plot()->replot();
+    QVERIFY(showLaidOut(view));
     hover(view, view.plot()->xAxis, view.plot()->yAxis, 1.1, 11.2);
     QCOMPARE(view.readoutText()->text(), QStringLiteral("row 11, col 1: float 0.25, quantized 0.5, error 0.25"));
     const QList<QByteArray> csv = lines(csvBytes(view.csvTable()));
@@ -497,9 +498,7 @@ void TstEmbeddingViews::shardingBarsCaptionAndHotHost() {
     QCOMPARE(csv[1], QByteArray("0,0,3,4096,12,60,3"));
     QCOMPARE(csv[3], QByteArray("2,6,2,64,8,70,2"));
 
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.plot()->replot();
+    QVERIFY(showLaidOut(view));
     hover(view, view.trafficRect()->axis(QCPAxis::atBottom), view.trafficRect()->axis(QCPAxis::atLeft), 2.1, 10);
     QVERIFY2(view.readoutText()->text().contains(QStringLiteral("host 2  (hot)")), qPrintable(view.readoutText()->text()));
     QVERIFY(view.readoutText()->text().contains(QStringLiteral("lookups 70 (2 distinct)")));

@@ -28,6 +28,7 @@
 #include "ui/views/stats_panel.h"
 #include "ui/views/transfer_view.h"
 #include "tests/file_size_limit.h"
+#include "tests/ui/gui_test_env.h"
 #include "tests/ui/table_text.h"
 
 using namespace qs::ui;
@@ -82,12 +83,7 @@ QCPAbstractLegendItem* legendItemOf(QCustomPlot* plot, QCPAbstractPlottable* p) 
     return nullptr;
 }
 
-// The offscreen platform warns on every top-level resize; drop exactly that message.
-QtMessageHandler previousHandler = nullptr;
-void dropSizeHintWarning(QtMsgType type, const QMessageLogContext& context, const QString& message) {
-    if (message == QLatin1String("This plugin does not support propagateSizeHints()")) return;
-    previousHandler(type, context, message);
-}
+SizeHintWarningFilter sizeHintWarnings;
 
 }  // namespace
 
@@ -121,7 +117,7 @@ private:
 };
 
 void TstViews::initTestCase() {
-    previousHandler = qInstallMessageHandler(dropSizeHintWarning);
+    sizeHintWarnings.install();
     const auto data = normalData(20000, 7);
     tensor_ = compute(scaledSpec(), data, {static_cast<int64_t>(data.size())});
     // 8 channels along axis 1 of [2500, 8], each with its own spread and range from data.
@@ -136,7 +132,7 @@ void TstViews::initTestCase() {
     QCOMPARE(channels_->channels.size(), size_t(8));
 }
 
-void TstViews::cleanupTestCase() { qInstallMessageHandler(previousHandler); }
+void TstViews::cleanupTestCase() { sizeHintWarnings.uninstall(); }
 
 void TstViews::viewDataHelpers() {
     const qs::TransferCurve& c = tensor_->curve;
