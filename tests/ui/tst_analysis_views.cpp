@@ -52,15 +52,8 @@ std::vector<std::pair<double, double>> points(QCPGraph* g) {
 }
 
 qs::QuantSpec signedQdq(int bits, float lo, float hi) {
-    qs::QuantSpec s;
-    s.op = qs::QuantOp::QuantizeAndDequantizeV2;
-    s.round_mode = qs::RoundMode::HalfToEven;
-    s.signed_input = true;
-    s.num_bits = bits;
-    s.range_given = true;
-    s.min_range = lo;
-    s.max_range = hi;
-    return s;
+    return {.op = qs::QuantOp::QuantizeAndDequantizeV2, .round_mode = qs::RoundMode::HalfToEven,
+            .signed_input = true, .num_bits = bits, .range_given = true, .min_range = lo, .max_range = hi};
 }
 
 }  // namespace

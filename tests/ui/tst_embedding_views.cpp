@@ -74,17 +74,8 @@ void hover(PlotFrame& view, QCPAxis* x, QCPAxis* y, double kx, double ky) {
 // num_buckets 5 on [-1, 1]: quantum 0.5, centers -1 … 1. 3 values below lower (in bucket 0
 // with 7 of its own), 5 above upper (in bucket 4 with 3 of its own), one NaN, bucket 2 empty.
 emb::BucketOccupancy occupancy() {
-    emb::BucketOccupancy o;
-    o.config = {5, -1.0, 1.0};
-    o.counts = {10, 4, 0, 6, 8};
-    o.below = 3;
-    o.above = 5;
-    o.nan = 1;
-    o.total = 29;
-    o.empty_buckets = 1;
-    o.entropy_bits = 1.9;
-    o.centers = {-1.0f, -0.5f, 0.0f, 0.5f, 1.0f};
-    return o;
+    return {.config = {5, -1.0, 1.0}, .counts = {10, 4, 0, 6, 8}, .below = 3, .above = 5, .nan = 1, .total = 29,
+            .empty_buckets = 1, .entropy_bits = 1.9, .centers = {-1.0f, -0.5f, 0.0f, 0.5f, 1.0f}};
 }
 
 std::vector<emb::RangeSuggestion> suggestions() {
@@ -179,18 +170,10 @@ emb::PipelineDemoResult pipeline() {
 }
 
 emb::StorageQuantization storage() {
-    emb::StorageQuantization s;
-    s.config = {256, -0.5, 0.5};
-    s.code_bits = 8;
-    s.information_bits = 8;
-    s.rows = 1000;
-    s.dim = 64;
-    s.bytes_float32 = 256000;
-    s.bytes_codes = 64012;
-    s.bytes_packed = 64012;
-    s.saved_fraction = 1.0 - 64012.0 / 256000.0;
-    s.reconstruction = stats(1.25e-6, 0.00196, 0.0, 48.5, 0.99999, 64000);
-    return s;
+    return {.config = {256, -0.5, 0.5}, .code_bits = 8, .information_bits = 8, .rows = 1000, .dim = 64,
+            .bytes_float32 = 256000, .bytes_codes = 64012, .bytes_packed = 64012,
+            .saved_fraction = 1.0 - 64012.0 / 256000.0,
+            .reconstruction = stats(1.25e-6, 0.00196, 0.0, 48.5, 0.99999, 64000)};
 }
 
 SizeHintWarningFilter sizeHintWarnings;
