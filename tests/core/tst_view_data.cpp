@@ -38,10 +38,11 @@ BitSweep signedQdqSweep(DataKind kind, int from, int to) {
 
 // Buckets over [-1, 1].
 BucketOccupancy occupancy(std::vector<int64_t> counts, int64_t below, int64_t above) {
-    BucketOccupancy o{.config = {}, .counts = std::move(counts), .below = below, .above = above};
-    o.config.num_buckets = static_cast<int64_t>(o.counts.size());
-    o.config.lower = -1.0f;
-    o.config.upper = 1.0f;
+    BucketOccupancy o;
+    o.config = {static_cast<int64_t>(counts.size()), -1.0, 1.0};
+    o.counts = std::move(counts);
+    o.below = below;
+    o.above = above;
     return o;
 }
 

@@ -118,14 +118,17 @@ void FeatureStatsPanel::clear() {
 
 void FeatureStatsPanel::setSimulation(const qs::embedding::FeatureSimulation& s, const QString& name) {
     // The activation matrices can be large and are not shown here: keep only the numbers.
-    sim_.stats = s.stats;
-    sim_.stats_after_combine = s.stats_after_combine;
-    sim_.gathered_rows = s.gathered_rows;
-    sim_.examples = s.examples;
-    sim_.ids = s.ids;
-    sim_.unique_ids = s.unique_ids;
-    sim_.empty_examples = s.empty_examples;
-    sim_.lookup_ms = s.lookup_ms;
+    sim_ = {.float_activations = {},
+            .quantized_activations = {},
+            .quantized_after_combine = {},
+            .stats = s.stats,
+            .stats_after_combine = s.stats_after_combine,
+            .gathered_rows = s.gathered_rows,
+            .examples = s.examples,
+            .ids = s.ids,
+            .unique_ids = s.unique_ids,
+            .empty_examples = s.empty_examples,
+            .lookup_ms = s.lookup_ms};
     have_ = true;
     const ErrorStats* columns[] = {&sim_.stats, &sim_.stats_after_combine, &sim_.gathered_rows};
     for (int r = 0; r < kStatRows; ++r)
