@@ -5,17 +5,29 @@
 #include <thread>
 #include <vector>
 
+#include "core/thread_budget.h"
+
 namespace qs {
 
 template <typename Fn>
-void parallelFor(const Exec& exec, int64_t n, Fn&& fn) {
-    constexpr int64_t kMinPerThread = 1 << 16;  // below this, threads cost more than they save
-    int64_t threads = std::min<int64_t>(exec.threads, n / kMinPerThread);
-    if (threads <= 1) {
+void parallelFor(const Exec& exec, int64_t n, int64_t minPerThread, Fn&& fn) {
+    minPerThread = std::max<int64_t>(1, minPerThread);
+    const int64_t wanted = std::min<int64_t>(exec.threads, n / minPerThread);
+    if (wanted <= 1) {
         if (n > 0) fn(int64_t{0}, n);
         return;
     }
-    const int64_t chunk = ((n + threads - 1) / threads + 15) / 16 * 16;
+    // The caller runs one chunk; the others run on workers the process can spare now.
+    const BudgetLease lease(ThreadBudget::process(), static_cast<int>(wanted - 1));
+    const int64_t threads = 1 + lease.workers();
+    if (threads <= 1) {
+        fn(int64_t{0}, n);
+        return;
+    }
+    // Element loops get chunk edges on multiples of 16 (aligned vectors); coarse items
+    // (blocks, segments: minPerThread < 16) are split evenly.
+    const int64_t align = minPerThread >= 16 ? 16 : 1;
+    const int64_t chunk = ((n + threads - 1) / threads + align - 1) / align * align;
     std::vector<std::jthread> workers;
     workers.reserve(static_cast<size_t>(threads - 1));
     for (int64_t t = 1; t < threads; ++t) {
@@ -23,6 +35,11 @@ void parallelFor(const Exec& exec, int64_t n, Fn&& fn) {
         if (b < e) workers.emplace_back([&fn, b, e] { fn(b, e); });
     }
     fn(int64_t{0}, std::min(n, chunk));
+}
+
+template <typename Fn>
+void parallelFor(const Exec& exec, int64_t n, Fn&& fn) {
+    parallelFor(exec, n, kParallelMinPerThread, std::forward<Fn>(fn));
 }
 
 }  // namespace qs

@@ -56,14 +56,22 @@ struct SliceLayout {
 
 // Runs fn(begin, end) over [0, n) split into at most `threads` contiguous chunks, on
 // std::threads (the calling thread takes the first chunk). threads <= 1 runs inline.
-// Chunk edges are multiples of `grain` so vector loops stay aligned.
+// Each chunk holds at least minPerThread items (below that, threads cost more than they
+// save); for element loops (minPerThread >= 16) chunk edges are multiples of 16 so vectors
+// stay aligned. The workers come from the process's ThreadBudget (core/thread_budget.h):
+// overlapping calls share the cores, and a call finding none free runs on its caller alone.
+// Results never depend on the split.
 struct Exec {
     int threads = 1;
     static Exec allCores();
 };
 
+inline constexpr int64_t kParallelMinPerThread = int64_t{1} << 16;  // elements of a vector loop
+
 template <typename Fn>
-void parallelFor(const Exec& exec, int64_t n, Fn&& fn);
+void parallelFor(const Exec& exec, int64_t n, int64_t minPerThread, Fn&& fn);
+template <typename Fn>
+void parallelFor(const Exec& exec, int64_t n, Fn&& fn);  // minPerThread = kParallelMinPerThread
 
 }  // namespace qs
 

@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
@@ -55,34 +56,30 @@ QString shapeText(const qs::Shape& shape) {
 }  // namespace
 
 MainWindow::MainWindow(ExplorerModel* model, QWidget* parent)
-    : QMainWindow(parent), model_(model) {
-    dataService_ = new DataService(this);
-    compute_ = new ComputeService(this);
-
+    : QMainWindow(parent), model_(model), controller_(new ExplorerController(model, this)) {
     tabs_ = new QTabWidget;
     tabs_->setObjectName("viewTabs");
     tabs_->setDocumentMode(true);
-    transferView_ = new TransferView;
-    histogramView_ = new HistogramView;
-    errorView_ = new ErrorHistogramView;
-    channelView_ = new ChannelView;
-    tabs_->addTab(transferView_, tr("Transfer curve"));
-    tabs_->addTab(histogramView_, tr("Data histogram"));
-    tabs_->addTab(errorView_, tr("Error histogram"));
-    tabs_->addTab(channelView_, tr("Per channel"));
-    analysis_ = new AnalysisTabs(model_, dataService_, compute_, tabs_, this);
-    frameworkView_ = new FrameworkView;
-    tabs_->addTab(frameworkView_, tr("Frameworks"));
+    tabs_->addTab(transferView_ = new TransferView, tr("Transfer curve"));
+    tabs_->addTab(histogramView_ = new HistogramView, tr("Data histogram"));
+    tabs_->addTab(errorView_ = new ErrorHistogramView, tr("Error histogram"));
+    tabs_->addTab(channelView_ = new ChannelView, tr("Per channel"));
+    analysis_ = new AnalysisTabs(controller_, tabs_, this);
+    tabs_->addTab(frameworkView_ = new FrameworkView(controller_->frameworkService()), tr("Frameworks"));
+    // The r1.4 switch is the model's (undo, sessions): the check box edits and shows it.
+    connect(frameworkView_->r14Box(), &QCheckBox::toggled, model_, &ExplorerModel::setScaledR14);
+    connect(model_, &ExplorerModel::scaledR14Changed, frameworkView_,
+            [this] { frameworkView_->r14Box()->setChecked(model_->analysis().scaledR14); });
     setCentralWidget(tabs_);
 
     createDocks();
     createMenus();
     createStatusBar();
-    connectServices();
+    connectController();
 
     resize(1360, 820);
     updateTitle();
-    dataService_->load(model_->dataSource());
+    controller_->start();
 }
 
 MainWindow::~MainWindow() {
@@ -118,7 +115,7 @@ void MainWindow::createDocks() {
     statsScroll->setFrameShape(QFrame::NoFrame);
     statsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     statsScroll->setMinimumWidth(statsPanel_->minimumWidth() + 16);
-    dock(tr("Statistics"), "statisticsDock", statsScroll, Qt::RightDockWidgetArea);
+    statsDock_ = dock(tr("Statistics"), "statisticsDock", statsScroll, Qt::RightDockWidgetArea);
     tabifyDockWidget(params, data);
     params->raise();
 }
@@ -167,8 +164,9 @@ void MainWindow::createMenus() {
     edit->addAction(redo);
 
     QMenu* quant = menuBar()->addMenu(tr("&Quantize"));
-    quant->addAction(tr("&Next mode"), QKeySequence(tr("Ctrl+]")), this, [this] { stepMode(+1); });
-    quant->addAction(tr("&Previous mode"), QKeySequence(tr("Ctrl+[")), this, [this] { stepMode(-1); });
+    quant->addAction(tr("&Next mode"), QKeySequence(tr("Ctrl+]")), controller_, [this] { controller_->stepMode(+1); });
+    quant->addAction(tr("&Previous mode"), QKeySequence(tr("Ctrl+[")), controller_,
+                     [this] { controller_->stepMode(-1); });
     quant->addAction(tr("Range from &data"), QKeySequence(tr("Ctrl+R")), panel_,
                      &ParameterPanel::rangeFromDataRequested);
 
@@ -182,10 +180,6 @@ void MainWindow::createMenus() {
     dark->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
     connect(dark, &QAction::toggled, this, &MainWindow::applyTheme);
     connect(model_, &ExplorerModel::viewStateChanged, dark, [this, dark] {
-        // The curve's channel is an input of the computation; the rest is presentation.
-        if (lastResult_ && lastResult_->curve_channel != model_->viewState().channel &&
-            lastResult_->run.slices.size() > 1)
-            requestCompute();
         dark->setChecked(model_->viewState().dark);
         tabs_->setCurrentIndex(model_->viewState().tab);
         errorView_->setLogScale(model_->viewState().errorLogScale);
@@ -205,11 +199,24 @@ void MainWindow::createMenus() {
     QAction* workbench = tools->addAction(tr("TPU &embedding workbench…"), this, [this] { showWorkbench(); });
     workbench->setObjectName("workbenchAction");
     workbench->setShortcut(QKeySequence(tr("Ctrl+B")));  // Ctrl+E exports the view
-    lessons_ = new LessonController(this, model_);
+    lessons_ = new LessonController(controller_, this);
     menuBar()->addMenu(lessons_->menu());
+    placeLessonDock();
+    connect(presentation_, &PresentationMode::stepRequested, lessons_, &LessonController::step);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About QuantScope"), this, &MainWindow::about);
+}
+
+void MainWindow::placeLessonDock() {
+    QDockWidget* lesson = lessons_->dock();
+    addDockWidget(Qt::RightDockWidgetArea, lesson);
+    splitDockWidget(lesson, statsDock_, Qt::Vertical);  // the lesson above the numbers
+    lesson->hide();
+    connect(lessons_, &LessonController::dockRevealed, this, [this, lesson] {
+        // The statistics below keep the larger share; the explanation scrolls.
+        if (statsDock_->isVisible()) resizeDocks({lesson, statsDock_}, {5, 6}, Qt::Vertical);
+    });
 }
 
 void MainWindow::createStatusBar() {
@@ -223,91 +230,66 @@ void MainWindow::createStatusBar() {
     cancelButton_ = new QToolButton;
     cancelButton_->setText(tr("Cancel"));
     cancelButton_->hide();
-    connect(cancelButton_, &QToolButton::clicked, dataService_, &DataService::cancel);
+    connect(cancelButton_, &QToolButton::clicked, controller_->dataService(), &DataService::cancel);
     statusBar()->addWidget(statusLabel_, 1);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancelButton_);
     statusBar()->addPermanentWidget(timingLabel_);
 }
 
-void MainWindow::connectServices() {
-    connect(model_, &ExplorerModel::specChanged, this, &MainWindow::requestCompute);
-    connect(model_, &ExplorerModel::dataSourceChanged, this,
-            [this] { dataService_->load(model_->dataSource()); });
+void MainWindow::connectController() {
     connect(model_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
 
-    connect(dataService_, &DataService::loadingStarted, this, [this](const QString& what) {
+    DataService* dataService = controller_->dataService();
+    connect(dataService, &DataService::loadingStarted, this, [this](const QString& what) {
         progress_->setValue(0);
         progress_->show();
         cancelButton_->show();
         statusLabel_->setText(tr("Loading %1…").arg(what));
     });
-    connect(dataService_, &DataService::progress, this,
+    connect(dataService, &DataService::progress, this,
             [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
     auto loadingDone = [this] {
         progress_->hide();
         cancelButton_->hide();
     };
-    connect(dataService_, &DataService::loaded, this, [this, loadingDone](DatasetPtr d) {
+    connect(dataService, &DataService::loaded, this, [this, loadingDone](DatasetPtr d) {
         loadingDone();
         dataPanel_->setDatasetInfo(tr("%1 values, shape %2\n%3")
                                        .arg(QLocale().toString(static_cast<qlonglong>(d->values.size())),
                                             shapeText(d->shape), QString::fromStdString(d->label)));
-        compute_->cancelRunning();  // its data is gone
-        requestCompute();
     });
-    connect(dataService_, &DataService::failed, this, [this, loadingDone](const QString& m) {
+    connect(dataService, &DataService::failed, this, [this, loadingDone](const QString& m) {
         loadingDone();
         dataPanel_->setDatasetInfo(tr("Could not load the data: %1").arg(m));
         statusLabel_->setText(tr("Data: %1").arg(m));
         // The views keep the previous data's result: say so on them, not only in the panel.
-        if (lastResult_)
+        if (controller_->lastResult())
             for (PlotFrame* p : findChildren<PlotFrame*>())
                 p->setStale(true, tr("Could not load the data (%1); showing the previous data.").arg(m));
     });
-    connect(dataService_, &DataService::cancelled, this, [this, loadingDone] {
+    connect(dataService, &DataService::cancelled, this, [this, loadingDone] {
         loadingDone();
         statusLabel_->setText(tr("Loading cancelled; the previous data stays."));
     });
 
-    connect(compute_, &ComputeService::resultReady, this, &MainWindow::showResult);
-    connect(compute_, &ComputeService::failed, this,
-            [this](const QString& kind, const QString& message, quint64) { showFailure(kind, message); });
+    connect(controller_, &ExplorerController::resultChanged, this, &MainWindow::showResult);
+    connect(controller_, &ExplorerController::computeFailed, this, &MainWindow::showFailure);
 
     for (PlotFrame* p : {static_cast<PlotFrame*>(transferView_), static_cast<PlotFrame*>(histogramView_)})
-        connect(p, &PlotFrame::rangeDragged, this, &MainWindow::onRangeDragged);
-    connect(panel_, &ParameterPanel::rangeFromDataRequested, this, [this] {
-        if (lastResult_) model_->setRange(lastResult_->data_min, lastResult_->data_max);
-    });
-    connect(tabs_, &QTabWidget::currentChanged, this, [this](int i) {
-        ViewState v = model_->viewState();
-        v.tab = i;
-        model_->setViewState(v);
-    });
-    connect(errorView_->logScaleAction(), &QAction::toggled, this, [this](bool on) {
-        ViewState v = model_->viewState();
-        v.errorLogScale = on;
-        model_->setViewState(v);
-    });
+        connect(p, &PlotFrame::rangeDragged, controller_, &ExplorerController::dragRange);
+    connect(panel_, &ParameterPanel::rangeFromDataRequested, controller_, &ExplorerController::rangeFromData);
+    connect(tabs_, &QTabWidget::currentChanged, controller_, &ExplorerController::setCurrentTab);
+    connect(errorView_->logScaleAction(), &QAction::toggled, controller_, &ExplorerController::setErrorLogScale);
     connect(dataPanel_, &DataPanel::openFileRequested, this, &MainWindow::openDataFileDialog);
 }
 
-void MainWindow::requestCompute() {
-    DatasetPtr data = dataService_->dataset();
-    if (!data) return;  // the first load will ask again
-    qs::analysis::ExplorerOptions options;
-    options.channel = model_->viewState().channel;
-    latestSerial_ = compute_->request(model_->spec(), std::move(data), options);
-}
-
 void MainWindow::showResult(ExplorerResultPtr result, quint64 serial, double ms) {
-    lastResult_ = result;
-    stale_ = serial != latestSerial_;  // an older request's result while a newer one runs
     transferView_->setResult(result);
     histogramView_->setResult(result);
     errorView_->setResult(result);
     channelView_->setResult(result);
-    frameworkView_->setInput(result, dataService_->dataset());
+    frameworkView_->setInput(result, controller_->dataService()->dataset());
     statsPanel_->setResult(result);
     panel_->setError(QString());
     statusLabel_->setText(tr("%1 · %2 values · SQNR %3 dB · %4 levels used")
@@ -319,10 +301,8 @@ void MainWindow::showResult(ExplorerResultPtr result, quint64 serial, double ms)
     emit resultShown(serial);
 }
 
-void MainWindow::showFailure(const QString& kind, const QString& message) {
+void MainWindow::showFailure(const QString& text) {
     // The last valid result stays on screen, marked stale, with TF's own words.
-    stale_ = true;
-    const QString text = QStringLiteral("%1: %2").arg(kind, message);
     for (PlotFrame* p : {static_cast<PlotFrame*>(transferView_), static_cast<PlotFrame*>(histogramView_),
                          static_cast<PlotFrame*>(errorView_), static_cast<PlotFrame*>(channelView_),
                          static_cast<PlotFrame*>(frameworkView_)})
@@ -332,45 +312,12 @@ void MainWindow::showFailure(const QString& kind, const QString& message) {
     statusLabel_->setText(text);
 }
 
-void MainWindow::onRangeDragged(float min, float max, bool finished) {
-    if (!dragging_) {
-        model_->beginGesture();
-        dragging_ = true;
-    }
-    model_->setRange(min, max);
-    if (finished) {
-        model_->endGesture();
-        dragging_ = false;
-    }
-}
-
-void MainWindow::stepMode(int delta) {
-    // Cycles through the op's modes (QuantizeV2) or round modes (QDQ): quick comparisons.
-    const qs::QuantSpec& s = model_->spec();
-    if (s.op == qs::QuantOp::QuantizeV2) {
-        const int m = (static_cast<int>(s.mode) + delta + 3) % 3;
-        qs::QuantSpec next = s;
-        next.mode = static_cast<qs::QuantizeMode>(m);
-        if (next.mode != qs::QuantizeMode::Scaled) next.round_mode = qs::RoundMode::HalfAwayFromZero;
-        model_->editSpec(next, tr("Mode: %1").arg(QString::fromUtf8(qs::modeName(next.mode).data())));
-        return;
-    }
-    const auto modes = qs::roundModesFor(s.op);
-    if (modes.empty()) return;
-    auto it = std::find(modes.begin(), modes.end(), s.round_mode);
-    const auto i = static_cast<long>(it == modes.end() ? 0 : it - modes.begin());
-    const long n = static_cast<long>(modes.size());
-    model_->setRoundMode(modes[static_cast<size_t>(((i + delta) % n + n) % n)]);
-}
-
 void MainWindow::applyTheme(bool dark) {
     const Theme theme = dark ? Theme::Dark : Theme::Light;
     qApp->setPalette(widgetPalette(theme));
     for (PlotFrame* p : findChildren<PlotFrame*>()) p->setTheme(theme);
     statsPanel_->setTheme(theme);
-    ViewState v = model_->viewState();
-    v.dark = dark;
-    model_->setViewState(v);
+    controller_->setDarkTheme(dark);
 }
 
 WorkbenchWindow* MainWindow::showWorkbench() {
@@ -388,7 +335,7 @@ PlotFrame* MainWindow::currentPlot() const {
 }
 
 Session MainWindow::currentSession() const {
-    return Session{model_->spec(), model_->dataSource(), model_->viewState()};
+    return Session{model_->spec(), model_->dataSource(), model_->viewState(), model_->analysis()};
 }
 
 bool MainWindow::openSession(const QString& path, QString* errorOut) {
@@ -446,7 +393,7 @@ void MainWindow::applySession(const Session& session) {
     // A tab this window does not have (a session from a build with more tabs) shows the
     // first one; the model must not keep an index the tab widget ignored.
     if (view.tab < 0 || view.tab >= tabs_->count()) view.tab = 0;
-    model_->reset(session.spec, session.data, view);
+    model_->reset(session.spec, session.data, view, session.analysis);
     applyTheme(view.dark);
 }
 
@@ -504,10 +451,7 @@ void MainWindow::openDataFileDialog() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open data file"), QString(),
         tr("Data files (*.npy *.csv *.tsv *.txt *.vec);;All files (*)"));
-    if (path.isEmpty()) return;
-    DataSource source = model_->dataSource();
-    source.path = path;
-    model_->setDataSource(source);
+    if (!path.isEmpty()) controller_->openDataFile(path);
 }
 
 void MainWindow::exportStatsDialog() {

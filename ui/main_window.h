@@ -1,13 +1,16 @@
 // The main window: docks (parameters, data, statistics), the views as tabs, menus with the
-// common shortcuts, the status bar, sessions and recent files. It wires the model to the
-// data and compute services and the results to the views; it holds no maths.
+// common shortcuts, the status bar, sessions and recent files. It creates the explorer's
+// ExplorerController (services, result state, rules) and connects the widgets to it: the
+// controller's results and errors to the views, the widgets' gestures to the controller. It
+// holds no maths and no result state.
 #pragma once
 
 #include <QMainWindow>
 #include <QPointer>
 
-#include "ui/compute/compute_service.h"
+#include "ui/model/explorer_controller.h"
 
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -49,6 +52,8 @@ public:
     bool restoreLastSession();
     static QString lastSessionPath();
 
+    ExplorerController* controller() const { return controller_; }
+
     // For tests and the GUI benchmark.
     TransferView* transferView() const { return transferView_; }
     HistogramView* histogramView() const { return histogramView_; }
@@ -58,10 +63,11 @@ public:
     ParameterPanel* parameterPanel() const { return panel_; }
     DataPanel* dataPanel() const { return dataPanel_; }
     QTabWidget* tabs() const { return tabs_; }
-    ComputeService* computeService() const { return compute_; }
-    DataService* dataService() const { return dataService_; }
-    ExplorerResultPtr lastResult() const { return lastResult_; }
-    bool resultIsStale() const { return stale_; }
+    // The controller's, shown here (the result on show and whether it is behind the model).
+    ComputeService* computeService() const { return controller_->computeService(); }
+    DataService* dataService() const { return controller_->dataService(); }
+    ExplorerResultPtr lastResult() const { return controller_->lastResult(); }
+    bool resultIsStale() const { return controller_->resultIsStale(); }
     PlotFrame* currentPlot() const;
     PresentationMode* presentationMode() const { return presentation_; }
     // The TPU embedding workbench (created on first use, then shown and raised).
@@ -81,13 +87,11 @@ private:
     void createDocks();
     void createMenus();
     void createStatusBar();
-    void connectServices();
-    void requestCompute();
+    void placeLessonDock();
+    void connectController();
     void applySession(const Session& session);  // the model and the theme from a session
     void showResult(ExplorerResultPtr result, quint64 serial, double ms);
-    void showFailure(const QString& kind, const QString& message);
-    void onRangeDragged(float min, float max, bool finished);
-    void stepMode(int delta);
+    void showFailure(const QString& text);
     void applyTheme(bool dark);
     void updateTitle();
     void addRecent(const QString& path);
@@ -100,11 +104,11 @@ private:
     void about();
 
     ExplorerModel* model_;
-    DataService* dataService_ = nullptr;
-    ComputeService* compute_ = nullptr;
+    ExplorerController* controller_;
     ParameterPanel* panel_ = nullptr;
     DataPanel* dataPanel_ = nullptr;
     StatsPanel* statsPanel_ = nullptr;
+    QDockWidget* statsDock_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     TransferView* transferView_ = nullptr;
     HistogramView* histogramView_ = nullptr;
@@ -122,10 +126,6 @@ private:
     QToolButton* cancelButton_ = nullptr;
 
     QString sessionPath_;
-    ExplorerResultPtr lastResult_;
-    bool stale_ = false;
-    bool dragging_ = false;
-    quint64 latestSerial_ = 0;
 };
 
 }  // namespace qs::ui

@@ -1,8 +1,6 @@
 #include "app/cli/analysis_png.h"
 
-#include <QApplication>
-
-#include "ui/analysis/analysis_service.h"
+#include "app/cli/offscreen_app.h"
 #include "ui/analysis/bit_sweep_view.h"
 #include "ui/analysis/calibration_panel.h"
 #include "ui/analysis/clip_sweep_view.h"
@@ -17,52 +15,35 @@ void quietQt(QtMsgType type, const QMessageLogContext&, const QString& message) 
     if (type >= QtCriticalMsg) std::fprintf(stderr, "quantscope-cli analyze: Qt: %s\n", qPrintable(message));
 }
 
+// Makes the view that draws `result` (owned by `owner`) and returns its plot frame.
+template <typename View, typename T>
+ui::PlotFrame* show(std::unique_ptr<QWidget>& owner, T result) {
+    auto view = std::make_unique<View>();
+    view->setResult(std::make_shared<const T>(std::move(result)));
+    ui::PlotFrame* frame = view.get();
+    owner = std::move(view);
+    return frame;
+}
+
 }  // namespace
 
 Result<QByteArray> renderAnalysisPng(const PngRequest& r, const TensorRef<float>& data) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    static int argc = 1;
-    static char arg0[] = "quantscope-cli";
-    static char* argv[] = {arg0, nullptr};
-    qInstallMessageHandler(quietQt);
-    QApplication app(argc, argv);
+    const auto app = offscreenApplication(quietQt);
 
     std::unique_ptr<QWidget> owner;
     ui::PlotFrame* frame = nullptr;
-    const Exec exec = Exec::allCores();
     switch (r.kind) {
-        case PngRequest::Kind::SweepBits: {
-            auto view = std::make_unique<ui::BitSweepView>();
-            view->setResult(std::make_shared<const analysis::BitSweep>(*r.bits));
-            frame = view.get();
-            owner = std::move(view);
+        case PngRequest::Kind::SweepBits: frame = show<ui::BitSweepView>(owner, *r.bits); break;
+        case PngRequest::Kind::SweepClip:
+            frame = show<ui::ClipSweepView>(owner, analysis::ClipAnalysis{*r.clip, *r.clip_table});
             break;
-        }
-        case PngRequest::Kind::SweepClip: {
-            auto view = std::make_unique<ui::ClipSweepView>();
-            view->setResult(std::make_shared<const ui::ClipAnalysis>(ui::ClipAnalysis{*r.clip, *r.clip_table}));
-            frame = view.get();
-            owner = std::move(view);
-            break;
-        }
         case PngRequest::Kind::Calibrate: {
-            auto result = ui::computeCalibration(data.data, r.specs.front(), *r.calibration, exec);
+            auto result = analysis::computeCalibration(data.data, r.specs.front(), *r.calibration, Exec::allCores());
             if (!result) return result.error();
-            auto plot = std::make_unique<ui::CalibrationPlot>();
-            plot->setResult(std::make_shared<const ui::CalibrationAnalysis>(std::move(*result)));
-            frame = plot.get();
-            owner = std::move(plot);
+            frame = show<ui::CalibrationPlot>(owner, std::move(result).value());
             break;
         }
-        case PngRequest::Kind::Compare: {
-            auto result = ui::computeComparison(data, r.specs, exec);
-            if (!result) return result.error();
-            auto plot = std::make_unique<ui::ComparisonPlot>();
-            plot->setResult(std::make_shared<const ui::ComparisonAnalysis>(std::move(*result)));
-            frame = plot.get();
-            owner = std::move(plot);
-            break;
-        }
+        case PngRequest::Kind::Compare: frame = show<ui::ComparisonPlot>(owner, *r.comparison); break;
     }
     owner->resize(r.width, r.height);
     QString error;

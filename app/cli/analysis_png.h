@@ -12,6 +12,7 @@
 #include "core/analysis/bit_sweep.h"
 #include "core/analysis/clip_sweep.h"
 #include "core/analysis/calibration.h"
+#include "core/analysis/comparison.h"
 #include "core/analysis/quant_spec.h"
 #include "core/status.h"
 #include "core/tensor.h"
@@ -26,12 +27,13 @@ struct PngRequest {
     const analysis::ClipSweep* clip = nullptr;
     const std::vector<analysis::OptimalClipRow>* clip_table = nullptr;
     const analysis::CalibrationOptions* calibration = nullptr;
-    std::vector<QuantSpec> specs;  // calibrate: the one spec; compare: every case's
+    const analysis::ComparisonAnalysis* comparison = nullptr;  // what the table was made from
+    std::vector<QuantSpec> specs;  // calibrate: the one spec
 };
 
 // Builds the view on Qt's offscreen platform (unless QT_QPA_PLATFORM is set) and returns the
 // picture's bytes (PNG, or JPEG/BMP by the path's suffix) for the caller to write. Errors: the
-// analysis's own (calibrate/compare are recomputed for the view's histogram and curves).
+// analysis's own (calibrate is recomputed for the view's histogram).
 Result<QByteArray> renderAnalysisPng(const PngRequest& request, const TensorRef<float>& data);
 
 }  // namespace qs::cli

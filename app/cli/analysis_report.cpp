@@ -2,8 +2,7 @@
 
 #include <cmath>
 
-#include "core/ops/modes.h"
-#include "core/ops/qtype.h"
+#include "core/analysis/op_attributes.h"
 
 namespace qs::cli {
 
@@ -65,29 +64,22 @@ std::string methodKey(analysis::CalibrationMethod m) {
 JsonOut specJson(const QuantSpec& s) {
     JsonOut j;
     j.set("op", std::string(quantOpKey(s.op)));
-    if (usesMode(s.op)) {
-        j.set("T", std::string(qtypeInfo(s.T).name));
-        j.set("mode", std::string(modeName(s.mode)));
-        j.set("round_mode", std::string(roundModeName(s.round_mode)));
-        j.set("narrow_range", s.narrow_range);
-        j.set("axis", s.axis);
-        j.set("ensure_minimum_range", s.ensure_minimum_range);
-        j.set("input_min", s.min_range);
-        j.set("input_max", s.max_range);
-    } else if (isQdq(s.op)) {
-        j.set("signed_input", s.signed_input);
-        j.set("num_bits", s.num_bits);
-        j.set("range_given", s.range_given);
-        j.set("round_mode", std::string(roundModeName(s.round_mode)));
-        j.set("narrow_range", s.narrow_range);
-        j.set("axis", s.axis);
-        j.set("input_min", s.min_range);
-        j.set("input_max", s.max_range);
-    } else {
-        j.set("num_buckets", s.num_buckets);
-        j.set("lower", s.min_range);
-        j.set("upper", s.max_range);
+    // Every TF attribute the op has, fixed ones too (V3 always rounds HALF_TO_EVEN), in
+    // the table's order, then the range inputs as the vectors name them.
+    for (const OpAttribute& a : opAttributes()) {
+        if (!a.tf || a.use(s.op) == AttrUse::None) continue;
+        const AttrValue v = a.get(s);
+        const std::string name(a.name);
+        switch (a.kind) {
+            case AttrKind::Bool: j.set(name, std::get<bool>(v)); break;
+            case AttrKind::Int: j.set(name, std::get<int64_t>(v)); break;
+            case AttrKind::Float: j.set(name, static_cast<float>(std::get<double>(v))); break;
+            case AttrKind::Enum: j.set(name, std::string(a.choiceName(std::get<int64_t>(v)))); break;
+        }
     }
+    const RangeInputNames range = rangeInputNames(s.op);
+    j.set(std::string(range.case_min), s.min_range);
+    j.set(std::string(range.case_max), s.max_range);
     return j;
 }
 
@@ -212,13 +204,13 @@ JsonOut comparisonJson(const DataSummary& data, const std::vector<Configuration>
     JsonOut j = JsonOut::Object{{"analysis", "compare"}, {"data", dataJson(data)}};
     JsonOut::Array list;
     for (const Configuration& c : configs) {
-        const analysis::ExplorerResult& r = c.result;
+        const analysis::ComparisonEntry& r = c.result;
         list.emplace_back(JsonOut::Object{{"case", c.source.case_path},
                                           {"spec", specJson(c.source.spec)},
-                                          {"slices", static_cast<int64_t>(r.run.slices.size())},
-                                          {"output_min", r.clip_lo},
-                                          {"output_max", r.clip_hi},
-                                          {"step", r.step},
+                                          {"slices", r.slices},
+                                          {"output_min", r.slice.output_min},
+                                          {"output_max", r.slice.output_max},
+                                          {"step", r.slice.step},
                                           {"stats", statsJson(r.stats)}});
     }
     j.set("configurations", std::move(list));
@@ -229,8 +221,8 @@ data::TextTable comparisonTable(const std::vector<Configuration>& configs) {
     data::TextTable t{withStatsColumns({"case", "op", "output_min", "output_max", "step"}), {}};
     for (const Configuration& c : configs) {
         std::vector<std::string> row{c.source.case_path, std::string(quantOpKey(c.source.spec.op)),
-                                     num(c.result.clip_lo), num(c.result.clip_hi),
-                                     num(c.result.step)};
+                                     num(c.result.slice.output_min), num(c.result.slice.output_max),
+                                     num(c.result.slice.step)};
         appendStatsCells(row, c.result.stats);
         t.rows.push_back(std::move(row));
     }

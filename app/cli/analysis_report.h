@@ -12,6 +12,7 @@
 #include "core/analysis/bit_sweep.h"
 #include "core/analysis/calibration.h"
 #include "core/analysis/clip_sweep.h"
+#include "core/analysis/comparison.h"
 #include "core/analysis/error_stats.h"
 #include "core/analysis/explorer.h"
 #include "core/analysis/quant_spec.h"
@@ -54,7 +55,7 @@ data::TextTable calibrationTable(const std::vector<analysis::Calibration>& metho
 // case,op,output_min,output_max,step,<stats columns>; one entry per configuration.
 struct Configuration {
     AnalysisSource source;
-    analysis::ExplorerResult result;
+    analysis::ComparisonEntry result;  // what the comparison tab shows for it
 };
 JsonOut comparisonJson(const DataSummary& data, const std::vector<Configuration>& configs);
 data::TextTable comparisonTable(const std::vector<Configuration>& configs);

@@ -4,34 +4,23 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
+#include <array>
 #include <exception>
 
+#include "app/cli/case_attrs.h"
 #include "app/cli/case_reader.h"
-#include "core/ops/modes.h"
-#include "core/ops/qtype.h"
 #include "ui/model/native_file.h"
 
 namespace qs::cli {
 
 namespace {
 
-constexpr std::string_view kOps[] = {"QuantizeV2", "QuantizeAndDequantizeV2",
-                                     "QuantizeAndDequantizeV3", "QuantizeAndDequantizeV4",
-                                     "TPUSimulatedQuantization"};
-
 Error inputError(std::string message) { return Error{"InputError", std::move(message)}; }
 
 std::string supportedList() {
     std::string s;
-    for (std::string_view op : kOps) s += (s.empty() ? "" : ", ") + std::string(op);
+    for (std::string_view op : caseSpecOps()) s += (s.empty() ? "" : ", ") + std::string(op);
     return s;
-}
-
-// A parse helper's Result, or the field's error carrying TF's own text.
-template <typename T>
-T orFieldError(Result<T> r, const char* field) {
-    if (!r) throw CaseFormatError{field, r.error().message};
-    return *r;
 }
 
 // input_min / input_max: a number, or a list of one number. The explorer feeds one range
@@ -61,73 +50,38 @@ QuantSpec specOf(const CaseReader& c) {
         throw CaseFormatError{"attrs", "must be an object"};
     const std::string op = c.op();
     QuantSpec s;
-    if (op == "QuantizeV2") {
-        s.op = QuantOp::QuantizeV2;
-        const QJsonValue t = requiredAttr(c, "T");
-        if (!t.isString()) throw CaseFormatError{"attrs.T", "must be a string"};
-        const std::string tName = t.toString().toStdString();
-        const auto type = parseQType(tName);
-        if (!type)
-            throw CaseFormatError{"attrs.T", "Value for attr 'T' of " + tName +
-                                                 " is not in the list of allowed values: qint8, "
-                                                 "quint8, qint32, qint16, quint16"};
-        s.T = *type;
-        s.mode = orFieldError(parseQuantizeMode(c.attrString("mode", "MIN_COMBINED")),
-                              "attrs.mode");
-        s.round_mode = orFieldError(
-            parseQuantizeRoundMode(c.attrString("round_mode", "HALF_AWAY_FROM_ZERO")),
-            "attrs.round_mode");
-        s.narrow_range = c.attrBool("narrow_range", false);
-        s.axis = c.attrInt("axis", -1);
-        s.ensure_minimum_range = static_cast<float>(c.attrNumber("ensure_minimum_range", 0.01));
-        s.min_range = rangeInput(c, "input_min");
-        s.max_range = rangeInput(c, "input_max");
+    if (!parseQuantOpKey(op, s.op))
+        throw CaseFormatError{"op", "names an unknown op \"" + op + "\" (supported: " +
+                                        supportedList() + ")"};
+    for (const OpAttribute& a : opAttributes()) {
+        if (!a.tf) continue;
+        if (Status read = readCaseAttribute(c, a, s); !read)
+            throw CaseFormatError{"attrs." + std::string(a.name), read.error().message};
+    }
+    const RangeInputNames range = rangeInputNames(s.op);
+    const std::string lo(range.case_min), hi(range.case_max);
+    if (range.case_in_attrs) {
+        s.min_range = static_cast<float>(CaseReader::toNumber(requiredAttr(c, lo.c_str()), "attrs." + lo));
+        s.max_range = static_cast<float>(CaseReader::toNumber(requiredAttr(c, hi.c_str()), "attrs." + hi));
         return s;
     }
-    if (op == "QuantizeAndDequantizeV2" || op == "QuantizeAndDequantizeV4" ||
-        op == "QuantizeAndDequantizeV3") {
-        const bool v3 = op == "QuantizeAndDequantizeV3";
-        s.op = v3 ? QuantOp::QuantizeAndDequantizeV3
-                  : op == "QuantizeAndDequantizeV2" ? QuantOp::QuantizeAndDequantizeV2
-                                                    : QuantOp::QuantizeAndDequantizeV4;
-        s.signed_input = c.attrBool("signed_input", true);
-        s.range_given = c.attrBool("range_given", v3);
-        s.narrow_range = c.attrBool("narrow_range", false);
-        s.axis = c.attrInt("axis", -1);
-        if (v3) {
-            // num_bits is an input tensor of V3: top-level, or in attrs as some files put it.
-            if (c.has("num_bits")) {
-                s.num_bits = CaseReader::toInteger(c.value("num_bits"), "num_bits");
-            } else if (c.hasAttr("num_bits")) {
-                s.num_bits = CaseReader::toInteger(c.attr("num_bits"), "attrs.num_bits");
-            } else {
-                throw CaseFormatError{"num_bits", "is missing"};
-            }
-            s.round_mode = defaultRoundMode(s.op);
-        } else {
-            s.num_bits = c.attrInt("num_bits", 8);
-            s.round_mode = orFieldError(
-                parseQdqRoundMode(c.attrString("round_mode", "HALF_TO_EVEN")), "attrs.round_mode");
-        }
-        // Without a given range the op ignores its range inputs (the data's min/max is used).
-        if (s.range_given || c.has("input_min")) s.min_range = rangeInput(c, "input_min");
-        if (s.range_given || c.has("input_max")) s.max_range = rangeInput(c, "input_max");
-        return s;
-    }
-    if (op == "TPUSimulatedQuantization") {
-        s.op = QuantOp::TpuSimulatedQuantization;
-        s.num_buckets = CaseReader::toInteger(requiredAttr(c, "num_buckets"), "attrs.num_buckets");
-        s.min_range = static_cast<float>(CaseReader::toNumber(requiredAttr(c, "lower"), "attrs.lower"));
-        s.max_range = static_cast<float>(CaseReader::toNumber(requiredAttr(c, "upper"), "attrs.upper"));
-        return s;
-    }
-    throw CaseFormatError{"op", "names an unknown op \"" + op + "\" (supported: " +
-                                    supportedList() + ")"};
+    // Without a given range QDQ ignores its range inputs (the data's min/max is used).
+    const bool needed = !isQdq(s.op) || s.range_given;
+    if (needed || c.has(lo.c_str())) s.min_range = rangeInput(c, lo.c_str());
+    if (needed || c.has(hi.c_str())) s.max_range = rangeInput(c, hi.c_str());
+    return s;
 }
 
 }  // namespace
 
-std::span<const std::string_view> caseSpecOps() { return kOps; }
+std::span<const std::string_view> caseSpecOps() {
+    static const auto keys = [] {
+        std::array<std::string_view, std::size(kAllQuantOps)> k{};
+        for (size_t i = 0; i < k.size(); ++i) k[i] = quantOpKey(kAllQuantOps[i]);
+        return k;
+    }();
+    return keys;
+}
 
 Result<QuantSpec> caseSpecFromJson(const QByteArray& json, const std::string& path) {
     QJsonParseError parseError;

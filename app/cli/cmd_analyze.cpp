@@ -42,6 +42,16 @@ constexpr std::array<OptionSpec, 13> kOptions{{
 
 enum class Analysis { SweepBits, SweepClip, Calibrate, Compare };
 
+PngRequest::Kind pngKind(Analysis a) {
+    switch (a) {
+        case Analysis::SweepBits: return PngRequest::Kind::SweepBits;
+        case Analysis::SweepClip: return PngRequest::Kind::SweepClip;
+        case Analysis::Calibrate: return PngRequest::Kind::Calibrate;
+        case Analysis::Compare: break;
+    }
+    return PngRequest::Kind::Compare;
+}
+
 struct AnalysisName {
     std::string_view name;
     Analysis analysis;
@@ -211,9 +221,11 @@ int runAnalyze(const std::vector<std::string>& args) {
     data::TextTable table;
     PngRequest png;
     png.path = value("--png");
+    png.kind = pngKind(which->analysis);
     std::optional<analysis::BitSweep> bitsKept;
     std::optional<analysis::ClipSweep> clipKept;
     std::vector<analysis::OptimalClipRow> clipTableKept;
+    std::optional<analysis::ComparisonAnalysis> comparisonKept;
     switch (which->analysis) {
         case Analysis::SweepBits: {
             auto sweep = analysis::sweepBits(values, first.spec, settings.min_bits,
@@ -221,7 +233,6 @@ int runAnalyze(const std::vector<std::string>& args) {
             if (!sweep) return analysisError(first.case_path, sweep.error());
             document = bitSweepJson(first, summary, *sweep);
             bitsKept = *sweep;
-            png.kind = PngRequest::Kind::SweepBits;
             table = bitSweepTable(*sweep);
             break;
         }
@@ -234,7 +245,6 @@ int runAnalyze(const std::vector<std::string>& args) {
             document = clipSweepJson(first, summary, *sweep, *optimal);
             clipKept = *sweep;
             clipTableKept = *optimal;
-            png.kind = PngRequest::Kind::SweepClip;
             table = clipSweepTable(*sweep);
             break;
         }
@@ -242,20 +252,24 @@ int runAnalyze(const std::vector<std::string>& args) {
             auto methods = analysis::calibrate(values, first.spec, settings.calibration, exec);
             if (!methods) return analysisError(first.case_path, methods.error());
             document = calibrationJson(first, summary, settings.calibration, *methods);
-            png.kind = PngRequest::Kind::Calibrate;
             table = calibrationTable(*methods);
             break;
         }
         case Analysis::Compare: {
+            // The comparison tab's own computation; the first case the op rejects is reported.
+            std::vector<QuantSpec> specs;
+            for (const AnalysisSource& source : sources) specs.push_back(source.spec);
+            auto compared = analysis::computeComparison(dataset->ref(), specs, exec);
+            if (!compared) return analysisError(first.case_path, compared.error());
             std::vector<Configuration> configs;
-            for (const AnalysisSource& source : sources) {
-                auto result = analysis::computeExplorer(source.spec, dataset->ref());
-                if (!result) return analysisError(source.case_path, result.error());
-                configs.push_back({source, std::move(result).value()});
+            for (size_t i = 0; i < sources.size(); ++i) {
+                const analysis::ComparisonEntry& entry = compared->entries[i];
+                if (entry.failed()) return analysisError(sources[i].case_path, entry.failure);
+                configs.push_back({sources[i], entry});
             }
             document = comparisonJson(summary, configs);
-            png.kind = PngRequest::Kind::Compare;
             table = comparisonTable(configs);
+            comparisonKept = std::move(compared).value();
             break;
         }
     }
@@ -264,6 +278,7 @@ int runAnalyze(const std::vector<std::string>& args) {
         png.bits = bitsKept ? &*bitsKept : nullptr;
         png.clip = clipKept ? &*clipKept : nullptr;
         png.clip_table = &clipTableKept;
+        png.comparison = comparisonKept ? &*comparisonKept : nullptr;
         png.calibration = &settings.calibration;
         for (const AnalysisSource& s : sources) png.specs.push_back(s.spec);
         const Result<QByteArray> picture = renderAnalysisPng(png, dataset->ref());

@@ -15,6 +15,7 @@
 #include "app/cli/case_spec.h"
 #include "app/cli/cmd_common.h"
 #include "app/cli/data_input.h"
+#include "app/cli/offscreen_app.h"
 #include "core/analysis/explorer.h"
 #include "core/data/load_file.h"
 #include "ui/compute/data_service.h"
@@ -83,14 +84,7 @@ void qtMessage(QtMsgType type, const QMessageLogContext&, const QString& message
 
 int render(View viewKind, const std::shared_ptr<const analysis::ExplorerResult>& result,
            const Outputs& out, const ui::ViewState* viewState) {
-    // The views are widgets: they need a QApplication, which runs on the offscreen platform
-    // unless the caller chose one (the pictures then depend on no display or screen DPI).
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    static int argc = 1;
-    static char arg0[] = "quantscope-cli";
-    static char* argv[] = {arg0, nullptr};
-    qInstallMessageHandler(qtMessage);
-    QApplication app(argc, argv);
+    const auto app = offscreenApplication(qtMessage);  // the views are widgets
 
     std::unique_ptr<ui::PlotFrame> frame;
     switch (viewKind) {

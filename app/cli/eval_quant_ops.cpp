@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/case_attrs.h"
 #include "app/cli/evaluators.h"
+#include "core/analysis/quant_spec.h"
 #include "core/ops/dequantize.h"
 #include "core/ops/quantize_and_dequantize.h"
 #include "core/ops/quantize_v2.h"
@@ -25,14 +27,12 @@ TensorArg<float> inputTensor(const CaseReader& c, const char* key = "input") {
     return t;
 }
 
-// attrs.T, with TF's error for a type the op does not accept.
+// attrs.T, with TF's error for a type the op does not accept (the attribute table's).
 Result<QType> qtypeAttr(const CaseReader& c) {
     if (!c.hasAttr("T")) throw CaseFormatError{"attrs.T", "is missing"};
-    const std::string t = c.attrString("T", "");
-    if (auto q = parseQType(t)) return *q;
-    return invalidArgument("Value for attr 'T' of " + t +
-                           " is not in the list of allowed values: qint8, quint8, qint32, "
-                           "qint16, quint16");
+    const Result<int64_t> t = findOpAttribute("T")->parse(c.attrString("T", ""), QuantOp::QuantizeV2);
+    if (!t) return t.error();
+    return static_cast<QType>(*t);
 }
 
 JsonOut rangeJson(const std::vector<float>& values, bool scalar) {
@@ -44,20 +44,10 @@ JsonOut evalQuantizeV2(const CaseReader& c) {
     const TensorArg<float> input = inputTensor(c);
     const TensorArg<float> mn = c.floatTensor("input_min");
     const TensorArg<float> mx = c.floatTensor("input_max");
-    Result<QType> t = qtypeAttr(c);
-    if (!t) return errorResult(t.error());
-    Result<QuantizeMode> mode = parseQuantizeMode(c.attrString("mode", "MIN_COMBINED"));
-    if (!mode) return errorResult(mode.error());
-    Result<RoundMode> round =
-        parseQuantizeRoundMode(c.attrString("round_mode", "HALF_AWAY_FROM_ZERO"));
-    if (!round) return errorResult(round.error());
-    QuantizeV2Attrs a;
-    a.T = *t;
-    a.mode = *mode;
-    a.round_mode = *round;
-    a.narrow_range = c.attrBool("narrow_range", false);
-    a.axis = c.attrInt("axis", -1);
-    a.ensure_minimum_range = static_cast<float>(c.attrNumber("ensure_minimum_range", 0.01));
+    QuantSpec spec;
+    spec.op = QuantOp::QuantizeV2;
+    if (Status read = readCaseAttributes(c, spec); !read) return errorResult(read.error());
+    const QuantizeV2Attrs a = quantizeV2Attrs(spec);
 
     std::vector<int32_t> codes(input.values.size());
     Result<QuantizeV2Ranges> r = quantizeV2<int32_t>(input.ref(), mn.ref(), mx.ref(), a, codes);
@@ -117,12 +107,18 @@ JsonOut evalDequantize(const CaseReader& c) {
 
 JsonOut evalQdq(const CaseReader& c, QdqVersion version) {
     const TensorArg<float> input = inputTensor(c);
-    QdqAttrs a;
+    // V1 is not an explorer op: it reads V2's attributes but has no round_mode.
+    QuantSpec spec = defaultSpecFor(version == QdqVersion::V3   ? QuantOp::QuantizeAndDequantizeV3
+                                    : version == QdqVersion::V4 ? QuantOp::QuantizeAndDequantizeV4
+                                                                : QuantOp::QuantizeAndDequantizeV2);
+    for (const OpAttribute& attribute : opAttributes()) {
+        const AttrUse use = attribute.use(spec.op);
+        if (!attribute.tf || use == AttrUse::Input) continue;  // V3's num_bits: below
+        if (version == QdqVersion::V1 && attribute.name == "round_mode") continue;
+        if (Status read = readCaseAttribute(c, attribute, spec); !read) return errorResult(read.error());
+    }
+    QdqAttrs a = qdqAttrs(spec);
     a.version = version;
-    a.signed_input = c.attrBool("signed_input", true);
-    a.range_given = c.attrBool("range_given", version == QdqVersion::V3);
-    a.narrow_range = c.attrBool("narrow_range", false);
-    a.axis = c.attrInt("axis", -1);
     TensorArg<float> mn, mx;
     if (version == QdqVersion::V1 && (c.hasAttr("input_min") || !c.has("input_min"))) {
         // V1 takes its range as attributes.
@@ -142,13 +138,6 @@ JsonOut evalQdq(const CaseReader& c, QdqVersion version) {
         } else {
             a.num_bits = CaseReader::toInteger(nb, "num_bits");
         }
-    } else {
-        a.num_bits = c.attrInt("num_bits", 8);
-    }
-    if (version == QdqVersion::V2 || version == QdqVersion::V4) {
-        Result<RoundMode> round = parseQdqRoundMode(c.attrString("round_mode", "HALF_TO_EVEN"));
-        if (!round) return errorResult(round.error());
-        a.round_mode = *round;
     }
     std::vector<float> out(input.values.size());
     Result<QdqResult> r = quantizeAndDequantize(input.ref(), mn.ref(), mx.ref(), a, out);

@@ -249,4 +249,29 @@ Result<std::vector<Calibration>> calibrate(std::span<const float> data, const Qu
     return result;
 }
 
+Result<CalibrationAnalysis> computeCalibration(std::span<const float> data, const QuantSpec& spec,
+                                               const CalibrationOptions& options, const Exec& exec) {
+    constexpr int kHistogramBins = 200;
+    auto methods = calibrate(data, spec, options, exec);
+    if (!methods) return methods.error();
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (float v : data)
+        if (std::isfinite(v)) {
+            lo = std::min(lo, double(v));
+            hi = std::max(hi, double(v));
+        }
+    for (const auto& m : *methods) {
+        lo = std::min(lo, double(m.min));
+        hi = std::max(hi, double(m.max));
+    }
+    if (!(hi > lo)) {  // constant data: a unit window around it
+        lo -= 0.5;
+        hi += 0.5;
+    }
+    const double pad = 0.02 * (hi - lo);
+    auto hist = histogram(data, lo - pad, hi + pad, kHistogramBins);
+    if (!hist) return hist.error();
+    return CalibrationAnalysis{std::move(methods).value(), std::move(hist).value()};
+}
+
 }  // namespace qs::analysis

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "core/analysis/error_stats.h"
+#include "core/analysis/histogram.h"
 #include "core/analysis/quant_spec.h"
 #include "core/status.h"
 #include "core/tensor.h"
@@ -47,6 +48,7 @@ struct CalibrationOptions {
     // The MSE-optimal search runs on at most this many values (searchSample in
     // sweep_util.h; 0 = all); every method's statistics are over all the data.
     int64_t max_search_samples = 1'000'000;
+    bool operator==(const CalibrationOptions&) const = default;
 };
 
 struct Calibration {
@@ -72,5 +74,14 @@ Result<double> klThreshold(std::span<const float> data, int bins, int target_bin
 Result<std::vector<Calibration>> calibrate(std::span<const float> data, const QuantSpec& base,
                                            const CalibrationOptions& options = {},
                                            const Exec& exec = {});
+
+// The calibration tab's result: every method's range over the data, and the data histogram
+// they are drawn on (over the data and every range found, so each range's lines fall inside).
+struct CalibrationAnalysis {
+    std::vector<Calibration> methods;
+    Histogram histogram;
+};
+Result<CalibrationAnalysis> computeCalibration(std::span<const float> data, const QuantSpec& spec,
+                                               const CalibrationOptions& options, const Exec& exec = {});
 
 }  // namespace qs::analysis

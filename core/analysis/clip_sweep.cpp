@@ -176,4 +176,13 @@ Result<ClipSweep> sweepClip(std::span<const float> data, const QuantSpec& base,
     return sweep;
 }
 
+Result<ClipAnalysis> computeClipAnalysis(std::span<const float> data, const QuantSpec& spec,
+                                         const Exec& exec) {
+    auto sweep = sweepClip(data, spec, {}, exec);
+    if (!sweep) return sweep.error();
+    auto table = optimalClipTable(spec, 2, 8);
+    if (!table) return table.error();
+    return ClipAnalysis{std::move(sweep).value(), std::move(table).value()};
+}
+
 }  // namespace qs::analysis

@@ -97,4 +97,13 @@ struct ClipSweep {
 Result<ClipSweep> sweepClip(std::span<const float> data, const QuantSpec& base,
                             const ClipSweepOptions& options = {}, const Exec& exec = {});
 
+// The clipping tab's result: the sweep (default options) plus the α*/σ, α*/b table for 2–8
+// bits of the op swept.
+struct ClipAnalysis {
+    ClipSweep sweep;
+    std::vector<OptimalClipRow> table;
+};
+Result<ClipAnalysis> computeClipAnalysis(std::span<const float> data, const QuantSpec& spec,
+                                         const Exec& exec = {});
+
 }  // namespace qs::analysis

@@ -5,6 +5,8 @@
 #include <limits>
 #include <thread>
 
+#include "core/thread_budget.h"
+
 namespace qs::analysis {
 
 namespace {
@@ -122,13 +124,17 @@ Result<ExplorerResult> computeExplorer(const QuantSpec& spec, const TensorRef<fl
         return okStatus();
     };
     Status histOk = okStatus();
-    if (options.exec.threads > 1) {
-        std::thread other(statsPart);
-        histOk = histogramPart();
-        other.join();
-    } else {
-        statsPart();
-        histOk = histogramPart();
+    {
+        // The second thread is one of the process's workers, when one is free.
+        const BudgetLease second(ThreadBudget::process(), options.exec.threads > 1 ? 1 : 0);
+        if (second.workers() > 0) {
+            std::thread other(statsPart);
+            histOk = histogramPart();
+            other.join();
+        } else {
+            statsPart();
+            histOk = histogramPart();
+        }
     }
     if (!stats) return stats.error();
     if (!histOk) return histOk.error();

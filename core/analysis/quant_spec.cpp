@@ -19,7 +19,9 @@ QdqVersion qdqVersion(QuantOp op) {
     }
 }
 
-QuantizeV2Attrs quantizeAttrs(const QuantSpec& s) {
+}  // namespace
+
+QuantizeV2Attrs quantizeV2Attrs(const QuantSpec& s) {
     QuantizeV2Attrs a;
     a.T = s.T;
     a.mode = s.mode;
@@ -50,6 +52,8 @@ QdqAttrs qdqAttrs(const QuantSpec& s) {
     a.axis = s.axis;
     return a;
 }
+
+namespace {
 
 Result<tpu::QuantizationConfig> tpuConfig(const QuantSpec& s) {
     return tpu::makeQuantizationConfig(s.num_buckets, static_cast<double>(s.min_range),
@@ -131,7 +135,7 @@ std::span<const RoundMode> roundModesFor(QuantOp op) {
 }
 
 RoundMode defaultRoundMode(QuantOp op) {
-    return op == QuantOp::QuantizeV2 ? RoundMode::HalfAwayFromZero : RoundMode::HalfToEven;
+    return op == QuantOp::QuantizeV2 ? QuantizeV2Attrs{}.round_mode : QdqAttrs{}.round_mode;
 }
 
 bool usesMode(QuantOp op) { return op == QuantOp::QuantizeV2; }
@@ -163,7 +167,7 @@ Result<SliceQuantizer> SliceQuantizer::make(const QuantSpec& spec_in, float min,
     info.requested_max = max;
     if (spec.op == QuantOp::QuantizeV2) {
         V2 v;
-        v.attrs = quantizeAttrs(spec);
+        v.attrs = quantizeV2Attrs(spec);
         v.dequant = dequantizeAttrs(spec);
         const auto ran = quantizeV2<int32_t>(one, scalarRef(min), scalarRef(max), v.attrs,
                                              std::span<int32_t>(&probe_code, 1));
@@ -265,7 +269,7 @@ Result<QuantRun> applySpec(const QuantSpec& spec, const TensorRef<float>& input,
             own.resize(input.data.size());
             c = own;
         }
-        QuantizeV2Attrs qa = quantizeAttrs(spec);
+        QuantizeV2Attrs qa = quantizeV2Attrs(spec);
         const auto ran = quantizeV2<int32_t>(input, mn, mx, qa, c, exec);
         if (!ran) return ran.error();
         const TensorRef<int32_t> codeRef{std::span<const int32_t>(c.data(), input.data.size()),

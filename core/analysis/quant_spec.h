@@ -57,16 +57,17 @@ enum class RangeSource {
 
 struct QuantSpec {
     QuantOp op = QuantOp::QuantizeV2;
-    // QuantizeV2 / Dequantize attributes (TF's names and defaults).
+    // QuantizeV2 / Dequantize attributes (TF's names and defaults; op_attributes.h lists
+    // every attribute with the ops that take it).
     QType T = QType::QInt8;
-    QuantizeMode mode = QuantizeMode::MinCombined;
-    RoundMode round_mode = RoundMode::HalfAwayFromZero;
-    bool narrow_range = false;
-    int64_t axis = -1;
-    float ensure_minimum_range = 0.01f;
+    QuantizeMode mode = QuantizeV2Attrs{}.mode;
+    RoundMode round_mode = QuantizeV2Attrs{}.round_mode;
+    bool narrow_range = QuantizeV2Attrs{}.narrow_range;
+    int64_t axis = QuantizeV2Attrs{}.axis;
+    float ensure_minimum_range = QuantizeV2Attrs{}.ensure_minimum_range;
     // QuantizeAndDequantize attributes.
-    bool signed_input = true;
-    int64_t num_bits = 8;
+    bool signed_input = QdqAttrs{}.signed_input;
+    int64_t num_bits = QdqAttrs{}.num_bits;
     bool range_given = true;  // TF's default is false (V2/V4) / true (V3); the explorer
                               // starts from a given range so the handles mean something
     // TPU QuantizationConfig.
@@ -102,6 +103,11 @@ struct QuantRun {
 Result<QuantRun> applySpec(const QuantSpec& spec, const TensorRef<float>& input,
                            std::span<float> output, std::span<int32_t> codes = {},
                            const Exec& exec = {});
+
+// The core ops' attributes a spec stands for (V3's num_bits is the value of its input).
+QuantizeV2Attrs quantizeV2Attrs(const QuantSpec& spec);
+DequantizeAttrs dequantizeAttrs(const QuantSpec& spec);
+QdqAttrs qdqAttrs(const QuantSpec& spec);
 
 // The per-tensor spec that quantizes like one slice of a run: no axis, and the range that
 // slice was fed (for QDQ without a given range, the data's). Curves and read-outs use it.

@@ -5,6 +5,7 @@
 #include <exception>
 #include <thread>
 
+#include "core/thread_budget.h"
 #include "core/tpu/tpu_embedding_lookup.h"
 
 namespace qs::embedding {
@@ -84,6 +85,9 @@ Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdB
     // a second thread when there is one, the activations' two on this one.
     std::optional<Result<analysis::ErrorStats>> rows;
     {
+        // The second thread is one of the process's workers, when one is free (the lease
+        // outlives the worker: it is given back after the join).
+        const BudgetLease second(ThreadBudget::process(), exec.threads > 1 ? 1 : 0);
         std::jthread worker;
         // An exception escaping a std::thread would terminate the program: report it instead.
         auto gatheredStats = [&] {
@@ -93,7 +97,7 @@ Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdB
                 rows = Result<analysis::ErrorStats>(Error{"ResourceExhausted", e.what()});
             }
         };
-        if (exec.threads > 1) worker = std::jthread(gatheredStats);
+        if (second.workers() > 0) worker = std::jthread(gatheredStats);
         else gatheredStats();
         auto stats = analysis::errorStats(sim.float_activations.values,
                                           sim.quantized_activations.values);

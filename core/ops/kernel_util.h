@@ -29,22 +29,11 @@ void forEachSliceRun(const SliceLayout& layout, const Exec& exec, Fn&& fn) {
         return;
     }
     const int64_t post = layout.post, depth = layout.depth;
-    // Parallelise over blocks; weight by the block size so small blocks are batched.
-    Exec blockExec = exec;
-    if (post > 0 && layout.blocks() * post < (int64_t{1} << 16)) blockExec.threads = 1;
-    auto runBlocks = [&](int64_t b0, int64_t b1) {
+    // Parallel over blocks, each thread getting at least kParallelMinPerThread elements.
+    const int64_t minBlocks = post > 0 ? (kParallelMinPerThread + post - 1) / post : layout.blocks() + 1;
+    parallelFor(exec, layout.blocks(), minBlocks, [&](int64_t b0, int64_t b1) {
         for (int64_t b = b0; b < b1; ++b) fn(b % depth, b * post, (b + 1) * post);
-    };
-    if (blockExec.threads <= 1 || layout.blocks() < 2) {
-        runBlocks(0, layout.blocks());
-    } else {
-        // parallelFor's minimum chunk is in elements; hand it blocks scaled up.
-        const int64_t blocks = layout.blocks();
-        parallelFor(Exec{blockExec.threads}, blocks * (int64_t{1} << 16),
-                    [&](int64_t b, int64_t e) {
-                        runBlocks(b >> 16, std::min(blocks, e >> 16));
-                    });
-    }
+    });
 }
 
 // TF's StrCat(float): "%.6g", or "%.9g" when 6 digits do not read back the same float.

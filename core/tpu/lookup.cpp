@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -158,19 +157,10 @@ void reduceWeighted(const float* g, const float* w, int64_t n, int64_t cols, Com
 // a result).
 template <typename Fn>
 void forSegmentGroups(const Exec& exec, int64_t segments, int64_t values, Fn&& fn) {
-    constexpr int64_t kMinValuesPerThread = 1 << 16;
-    const int64_t threads = std::min<int64_t>({exec.threads, values / kMinValuesPerThread, segments});
-    if (threads <= 1) {
-        if (segments > 0) fn(int64_t{0}, segments);
-        return;
-    }
-    const int64_t chunk = (segments + threads - 1) / threads;
-    std::vector<std::jthread> workers;
-    for (int64_t t = 1; t < threads; ++t) {
-        const int64_t b = std::min(segments, t * chunk), e = std::min(segments, b + chunk);
-        if (b < e) workers.emplace_back([&fn, b, e] { fn(b, e); });
-    }
-    fn(int64_t{0}, std::min(segments, chunk));
+    // The work is in values, the split in segments: as many threads as the values support
+    // (kParallelMinPerThread each), so each thread gets segments / that many segments.
+    const int64_t groups = std::max<int64_t>(1, values / kParallelMinPerThread);
+    parallelFor(exec, segments, (segments + groups - 1) / groups, std::forward<Fn>(fn));
 }
 
 }  // namespace

@@ -38,12 +38,9 @@ BitSweep signedQdqSweep(DataKind kind, int from, int to) {
 
 // Buckets over [-1, 1].
 BucketOccupancy occupancy(std::vector<int64_t> counts, int64_t below, int64_t above) {
-    BucketOccupancy o;
-    o.config = {static_cast<int64_t>(counts.size()), -1.0, 1.0};
-    o.counts = std::move(counts);
-    o.below = below;
-    o.above = above;
-    return o;
+    const auto n = static_cast<int64_t>(counts.size());
+    return {.config = {n, -1.0, 1.0}, .counts = std::move(counts), .below = below, .above = above, .nan = 0,
+            .total = 0, .empty_buckets = 0, .entropy_bits = 0, .centers = {}};
 }
 
 }  // namespace

@@ -1,25 +1,8 @@
-// What the GUI tests set up around their widgets: settings kept in a temporary folder (never
-// the user's), the C locale, and a quiet offscreen platform.
+// A quiet offscreen platform for the GUI tests (their settings: isolated_user_files.h).
 #pragma once
 
-#include <QApplication>
-#include <QCoreApplication>
-#include <QLocale>
-#include <QSettings>
-#include <QStandardPaths>
 #include <QString>
-
-// Test mode paths, INI settings under `settingsDir`, windows that may all close, C locale.
-inline void useTestSettings(const QString& applicationName, const QString& settingsDir) {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("QuantScopeTests"));
-    QCoreApplication::setApplicationName(applicationName);
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir);
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir);
-    QApplication::setQuitOnLastWindowClosed(false);
-    QLocale::setDefault(QLocale::c());
-}
+#include <QtGlobal>
 
 // The offscreen platform warns on every top-level resize; while installed, exactly that
 // message is dropped.

@@ -34,7 +34,7 @@
 #include "ui/compute/data_service.h"
 #include "ui/main_window.h"
 #include "ui/model/explorer_model.h"
-#include "tests/ui/gui_test_env.h"
+#include "tests/ui/isolated_user_files.h"
 
 using namespace qs::ui;
 using qs::analysis::DataKind;
@@ -89,7 +89,8 @@ private:
 
 void TstAnalysisViews::initTestCase() {
     QVERIFY(settingsDir_.isValid());
-    useTestSettings(QStringLiteral("tst_analysis_views"), settingsDir_.path());
+    isolateUserFiles(settingsDir_.path());
+    QLocale::setDefault(QLocale::c());
 }
 
 void TstAnalysisViews::makeWindow(const QString& generator, const qs::QuantSpec& spec) {

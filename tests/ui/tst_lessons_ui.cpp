@@ -31,6 +31,7 @@
 #include "ui/model/explorer_model.h"
 #include "ui/presentation_mode.h"
 #include "ui/views/framework_view.h"
+#include "tests/ui/isolated_user_files.h"
 
 using namespace qs::ui;
 
@@ -79,13 +80,8 @@ private:
 };
 
 void TstLessonsUi::initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("QuantScopeTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_lessons_ui"));
     QVERIFY(settingsDir_.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir_.path());
-    QApplication::setQuitOnLastWindowClosed(false);
+    isolateUserFiles(settingsDir_.path());
     QVERIFY(userLessonDir().contains(QLatin1String(".qttest")));
     QDir(userLessonDir()).removeRecursively();
 }

@@ -14,7 +14,6 @@
 
 #include "ui/compute/compute_service.h"
 #include "ui/compute/data_service.h"
-#include "ui/compute/latest_job.h"
 #include "ui/model/explorer_model.h"
 #include "ui/model/session.h"
 #include "tests/file_size_limit.h"
@@ -247,33 +246,29 @@ private slots:
                  QStringLiteral("input_max_range must be larger than input_min_range."));
     }
 
-    // The lesson check and the framework comparison run on a LatestJob: a job that throws
-    // (bad_alloc on a huge data set) must reach the UI as a message, not vanish.
-    void latestJobReportsAnExceptionAsAMessage() {
-        LatestJob job;
-        QSignalSpy failed(&job, &LatestJob::failed);
-        QSignalSpy idle(&job, &LatestJob::idle);
-        job.submit([]() -> std::function<void()> { throw std::bad_alloc(); });
-        QTRY_COMPARE(idle.count(), 1);
-        QCOMPARE(failed.count(), 1);
-        const QString message = failed.first().at(0).toString();
-        QVERIFY2(message.contains(QStringLiteral("the computation failed")) &&
-                     message.contains(QStringLiteral("bad_alloc")), qPrintable(message));
-        // The job runner is still usable afterwards, and a good job delivers as before.
-        bool delivered = false;
-        job.submit([&delivered]() -> std::function<void()> { return [&delivered] { delivered = true; }; });
-        QTRY_COMPARE(idle.count(), 2);
-        QVERIFY(delivered);
-        QCOMPARE(failed.count(), 1);
-    }
-    void latestJobDropsTheFailureOfADiscardedJob() {
-        LatestJob job;
-        QSignalSpy failed(&job, &LatestJob::failed);
-        QSignalSpy idle(&job, &LatestJob::idle);
-        job.submit([]() -> std::function<void()> { throw std::runtime_error("stale"); });
-        job.discard();  // e.g. the lesson changed: its verdict, or failure, must not show
-        QTRY_COMPARE(idle.count(), 1);
-        QCOMPARE(failed.count(), 0);
+    // A new load replaces the running one: the old one reports nothing (no "cancelled"
+    // flashes by), the new one loads; cancelling while a load waits behind it stops both.
+    void aNewLoadReplacesTheRunningOneSilently() {
+        DataService service;
+        QSignalSpy loaded(&service, &DataService::loaded);
+        QSignalSpy cancelled(&service, &DataService::cancelled);
+        service.load(DataSource{QStringLiteral("normal:n=2000000,seed=1"), {}});
+        service.load(DataSource{QStringLiteral("uniform:n=100,seed=2"), {}});
+        QVERIFY(service.loading());
+        QTRY_COMPARE(loaded.count(), 1);
+        QTRY_VERIFY(!service.loading());
+        QCOMPARE(cancelled.count(), 0);
+        QCOMPARE(service.dataset()->values.size(), size_t{100});
+
+        service.load(DataSource{QStringLiteral("normal:n=2000000,seed=3"), {}});
+        service.load(DataSource{QStringLiteral("uniform:n=100,seed=4"), {}});
+        service.cancel();
+        QCOMPARE(cancelled.count(), 1);
+        QTRY_VERIFY(!service.loading());
+        QTest::qWait(20);
+        QCOMPARE(loaded.count(), 1);  // neither replaced load delivered
+        QCOMPARE(cancelled.count(), 1);
+        QCOMPARE(service.dataset()->values.size(), size_t{100});  // the last good data stays
     }
 };
 

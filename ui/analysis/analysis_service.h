@@ -5,7 +5,6 @@
 // tab and only while the explorer's own computation is idle, so the explorer keeps priority.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <functional>
@@ -17,60 +16,30 @@
 #include "core/analysis/bit_sweep.h"
 #include "core/analysis/calibration.h"
 #include "core/analysis/clip_sweep.h"
+#include "core/analysis/comparison.h"
 #include "core/analysis/histogram.h"
 #include "core/analysis/transfer_curve.h"
 #include "ui/compute/compute_service.h"  // DatasetPtr
+#include "ui/compute/job_runner.h"
 
 namespace qs::ui {
 
 enum class AnalysisKind { BitSweep, ClipSweep, Calibration, Comparison };
 QString analysisName(AnalysisKind kind);  // "bit sweep", ... (status lines)
 
-// The clipping sweep plus the α*/σ, α*/b table for 2–8 bits of the op swept.
-struct ClipAnalysis {
-    qs::analysis::ClipSweep sweep;
-    std::vector<qs::analysis::OptimalClipRow> table;
-};
-
-// Every calibration method's range over the data, and the data histogram they are drawn on
-// (over the data and every range found, so each range's lines fall inside it).
-struct CalibrationAnalysis {
-    std::vector<qs::analysis::Calibration> methods;
-    qs::analysis::Histogram histogram;
-};
-
-// One configuration of a comparison: its transfer curve over the shared window, its error
-// histogram over the shared span and its statistics on the data. `error` is the op's own
-// message when the configuration cannot run (the others still do).
-struct ComparisonEntry {
-    qs::QuantSpec spec;
-    qs::TransferCurve curve;
-    qs::analysis::Histogram error_hist;
-    qs::analysis::ErrorStats stats;
-    qs::SliceQuant slice;  // slice 0: the range the op used
-    std::string error;
-};
-struct ComparisonAnalysis {
-    std::vector<ComparisonEntry> entries;  // in the order of the configurations
-    double window_first = 0, window_last = 0;  // the transfer curves' shared input window
-    double error_span = 0;                 // error histograms over ±error_span
-};
+// The results are core's (core/analysis): the UI names them as before.
+using qs::analysis::CalibrationAnalysis;
+using qs::analysis::ClipAnalysis;
+using qs::analysis::ComparisonAnalysis;
+using qs::analysis::ComparisonEntry;
+using qs::analysis::computeCalibration;
+using qs::analysis::computeClipAnalysis;
+using qs::analysis::computeComparison;
 
 using BitSweepPtr = std::shared_ptr<const qs::analysis::BitSweep>;
 using ClipAnalysisPtr = std::shared_ptr<const ClipAnalysis>;
 using CalibrationPtr = std::shared_ptr<const CalibrationAnalysis>;
 using ComparisonPtr = std::shared_ptr<const ComparisonAnalysis>;
-
-// The pure computations behind the requests (also what tests call directly).
-qs::Result<ClipAnalysis> computeClipAnalysis(std::span<const float> data, const qs::QuantSpec& spec,
-                                             const qs::Exec& exec = {});
-qs::Result<CalibrationAnalysis> computeCalibration(std::span<const float> data, const qs::QuantSpec& spec,
-                                                   const qs::analysis::CalibrationOptions& options,
-                                                   const qs::Exec& exec = {});
-// Errors only for no data; a configuration the op rejects carries its message instead.
-qs::Result<ComparisonAnalysis> computeComparison(const qs::TensorRef<float>& data,
-                                                 const std::vector<qs::QuantSpec>& specs,
-                                                 const qs::Exec& exec = {});
 
 class AnalysisService : public QObject {
     Q_OBJECT
@@ -86,8 +55,8 @@ public:
                                const qs::analysis::CalibrationOptions& options);
     quint64 requestComparison(const std::vector<qs::QuantSpec>& specs, DatasetPtr data);
 
-    bool busy() const { return running_.has_value(); }
-    std::optional<AnalysisKind> runningKind() const { return running_; }
+    bool busy() const { return runner_.running(); }
+    std::optional<AnalysisKind> runningKind() const;
 
 signals:
     void started(qs::ui::AnalysisKind kind);
@@ -99,33 +68,17 @@ signals:
     void idle();  // nothing running or queued any more
 
 private:
-    struct Outcome {
-        AnalysisKind kind = AnalysisKind::BitSweep;
-        quint64 serial = 0;
-        BitSweepPtr bits;
-        ClipAnalysisPtr clip;
-        CalibrationPtr calibration;
-        ComparisonPtr comparison;
-        qs::Error error;
-    };
-    struct Job {
-        AnalysisKind kind;
-        quint64 serial;
-        std::function<void(Outcome&)> run;
-    };
-    quint64 enqueue(AnalysisKind kind, std::function<void(Outcome&)> run);
-    void startNext();
-    void finished();
+    template <typename T>
+    quint64 enqueue(AnalysisKind kind, std::function<qs::Result<T>()> run,
+                    void (AnalysisService::*ready)(std::shared_ptr<const T>, quint64));
 
-    std::optional<Job> queued_;
-    std::optional<AnalysisKind> running_;
+    JobRunner runner_;
+    // The kind of the newest request (the one the runner starts next) and of the running one.
+    AnalysisKind queuedKind_ = AnalysisKind::BitSweep, runningKind_ = AnalysisKind::BitSweep;
     quint64 nextSerial_ = 1;
-    QFutureWatcher<Outcome> watcher_;
 };
 
 }  // namespace qs::ui
 
-Q_DECLARE_METATYPE(qs::ui::BitSweepPtr)
-Q_DECLARE_METATYPE(qs::ui::ClipAnalysisPtr)
-Q_DECLARE_METATYPE(qs::ui::CalibrationPtr)
-Q_DECLARE_METATYPE(qs::ui::ComparisonPtr)
+// No Q_DECLARE_METATYPE: Qt 6 knows every copyable type; the constructor registers the
+// result pointers for queued connections by name.

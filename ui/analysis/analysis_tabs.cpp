@@ -9,19 +9,23 @@
 #include "ui/analysis/clip_sweep_view.h"
 #include "ui/analysis/comparison_view.h"
 #include "ui/compute/data_service.h"
+#include "ui/model/explorer_controller.h"
 #include "ui/model/explorer_model.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
 
-AnalysisTabs::AnalysisTabs(ExplorerModel* model, DataService* data, ComputeService* compute, QTabWidget* tabs,
-                           QObject* parent)
-    : QObject(parent), model_(model), data_(data), compute_(compute), tabs_(tabs) {
-    service_ = new AnalysisService(this);
+AnalysisTabs::AnalysisTabs(ExplorerController* explorer, QTabWidget* tabs, QObject* parent)
+    : QObject(parent),
+      model_(explorer->model()),
+      data_(explorer->dataService()),
+      compute_(explorer->computeService()),
+      tabs_(tabs),
+      service_(explorer->analysisService()) {
     bits_ = new BitSweepView;
     clip_ = new ClipSweepView;
-    calibration_ = new CalibrationPanel;
-    comparison_ = new ComparisonView;
+    calibration_ = new CalibrationPanel(model_);
+    comparison_ = new ComparisonView(model_);
     tabs_->addTab(bits_, tr("Bit sweep"));
     tabs_->addTab(clip_, tr("Clipping sweep"));
     tabs_->addTab(calibration_, tr("Calibration"));
@@ -48,30 +52,19 @@ AnalysisTabs::AnalysisTabs(ExplorerModel* model, DataService* data, ComputeServi
     connect(service_, &AnalysisService::started, this, [this](AnalysisKind kind) {
         statusOf(kind)->setBusy(tr("Computing the %1…").arg(analysisName(kind)));
     });
-    connect(service_, &AnalysisService::bitSweepReady, this, [this](BitSweepPtr r, quint64 serial) {
-        if (serial != serial_[index(K::BitSweep)]) return;  // a newer request is on its way
-        bits_->setResult(std::move(r));
-        bits_->status()->clear();
-        emit resultShown(K::BitSweep);
-    });
-    connect(service_, &AnalysisService::clipSweepReady, this, [this](ClipAnalysisPtr r, quint64 serial) {
-        if (serial != serial_[index(K::ClipSweep)]) return;
-        clip_->setResult(std::move(r));
-        clip_->status()->clear();
-        emit resultShown(K::ClipSweep);
-    });
-    connect(service_, &AnalysisService::calibrationReady, this, [this](CalibrationPtr r, quint64 serial) {
-        if (serial != serial_[index(K::Calibration)]) return;
-        calibration_->setResult(std::move(r));
-        calibration_->status()->clear();
-        emit resultShown(K::Calibration);
-    });
-    connect(service_, &AnalysisService::comparisonReady, this, [this](ComparisonPtr r, quint64 serial) {
-        if (serial != serial_[index(K::Comparison)]) return;
-        comparison_->setResult(std::move(r));
-        comparison_->status()->clear();
-        emit resultShown(K::Comparison);
-    });
+    // A result reaches its view only if it answers the latest request of its kind.
+    auto showIn = [this](AnalysisKind kind, auto* view) {
+        return [this, kind, view](auto result, quint64 serial) {
+            if (serial != serial_[index(kind)]) return;  // a newer request is on its way
+            view->setResult(std::move(result));
+            view->status()->clear();
+            emit resultShown(kind);
+        };
+    };
+    connect(service_, &AnalysisService::bitSweepReady, this, showIn(K::BitSweep, bits_));
+    connect(service_, &AnalysisService::clipSweepReady, this, showIn(K::ClipSweep, clip_));
+    connect(service_, &AnalysisService::calibrationReady, this, showIn(K::Calibration, calibration_));
+    connect(service_, &AnalysisService::comparisonReady, this, showIn(K::Comparison, comparison_));
     connect(service_, &AnalysisService::failed, this, &AnalysisTabs::showFailure);
     connect(service_, &AnalysisService::idle, this, &AnalysisTabs::schedule);
 

@@ -23,14 +23,15 @@ class ClipSweepView;
 class ComparisonView;
 class ComputeService;
 class DataService;
+class ExplorerController;
 class ExplorerModel;
 
 class AnalysisTabs : public QObject {
     Q_OBJECT
 public:
-    // Adds the four tabs to `tabs` (after the explorer's).
-    AnalysisTabs(ExplorerModel* model, DataService* data, ComputeService* compute, QTabWidget* tabs,
-                 QObject* parent = nullptr);
+    // Adds the four tabs to `tabs` (after the explorer's); runs them on the explorer's
+    // analysis service.
+    AnalysisTabs(ExplorerController* explorer, QTabWidget* tabs, QObject* parent = nullptr);
     ~AnalysisTabs() override;
 
     AnalysisService* service() const { return service_; }

@@ -9,11 +9,13 @@
 #include <QLabel>
 #include <QPixmap>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QTableWidget>
 #include <qcustomplot.h>
 
 #include "ui/analysis/analysis_status.h"
 #include "ui/analysis/analysis_text.h"
+#include "ui/model/explorer_model.h"
 #include "ui/plot/plot_items.h"
 
 namespace qs::ui {
@@ -141,7 +143,7 @@ data::NumberColumns CalibrationPlot::csvTable() const {
 
 // --- the panel -----------------------------------------------------------------------------
 
-CalibrationPanel::CalibrationPanel(QWidget* parent) : QWidget(parent) {
+CalibrationPanel::CalibrationPanel(ExplorerModel* model, QWidget* parent) : QWidget(parent), model_(model) {
     setObjectName(QStringLiteral("calibrationPanel"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -156,12 +158,20 @@ CalibrationPanel::CalibrationPanel(QWidget* parent) : QWidget(parent) {
     percentile_->setRange(50.0, 100.0);
     percentile_->setDecimals(3);
     percentile_->setSingleStep(0.01);
-    percentile_->setValue(99.99);
     percentile_->setSuffix(QStringLiteral(" %"));
     percentile_->setKeyboardTracking(false);  // one calibration per committed value
     percentile_->setToolTip(tr("The percentile method's range: [−a, a], a = this percentile of |x|"));
     label->setBuddy(percentile_);
-    connect(percentile_, &QDoubleSpinBox::valueChanged, this, &CalibrationPanel::optionsChanged);
+    showOptions();
+    connect(percentile_, &QDoubleSpinBox::valueChanged, this, [this](double percentile) {
+        qs::analysis::CalibrationOptions o = model_->analysis().calibration;
+        o.percentile = percentile;
+        model_->setCalibrationOptions(o);
+    });
+    connect(model_, &ExplorerModel::calibrationOptionsChanged, this, [this] {
+        showOptions();
+        emit optionsChanged();
+    });
     controls->addWidget(label);
     controls->addWidget(percentile_);
     controls->addWidget(new QLabel(tr("KL: 2048-bin histogram of |x| (TensorRT); MSE-optimal: "
@@ -189,10 +199,11 @@ CalibrationPanel::CalibrationPanel(QWidget* parent) : QWidget(parent) {
 
 CalibrationPanel::~CalibrationPanel() = default;
 
-qs::analysis::CalibrationOptions CalibrationPanel::options() const {
-    qs::analysis::CalibrationOptions o;
-    o.percentile = percentile_->value();
-    return o;
+qs::analysis::CalibrationOptions CalibrationPanel::options() const { return model_->analysis().calibration; }
+
+void CalibrationPanel::showOptions() {
+    const QSignalBlocker block(percentile_);
+    percentile_->setValue(model_->analysis().calibration.percentile);
 }
 
 void CalibrationPanel::setTheme(Theme theme) {

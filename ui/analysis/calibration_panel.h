@@ -1,4 +1,5 @@
-// Calibration: the ranges min-max, percentile (chosen in the spin box), MSE-optimal and KL
+// Calibration: the ranges min-max, percentile (chosen in the spin box, kept by the model:
+// undoable and saved in sessions), MSE-optimal and KL
 // (TensorRT's entropy calibration) computed from the data, each drawn on the data histogram
 // as a pair of vertical lines in its own colour, and a table of each method's range and the
 // error statistics of the current op fed that range, with an "Apply" button per row that
@@ -18,6 +19,7 @@ class QTableWidget;
 namespace qs::ui {
 
 class AnalysisStatus;
+class ExplorerModel;
 
 // The data histogram with the methods' ranges.
 class CalibrationPlot : public PlotFrame {
@@ -48,12 +50,12 @@ private:
 class CalibrationPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit CalibrationPanel(QWidget* parent = nullptr);
+    explicit CalibrationPanel(ExplorerModel* model, QWidget* parent = nullptr);
     ~CalibrationPanel() override;
 
     void setResult(CalibrationPtr result);
     CalibrationPtr result() const { return result_; }
-    qs::analysis::CalibrationOptions options() const;
+    qs::analysis::CalibrationOptions options() const;  // the model's
 
     CalibrationPlot* plotFrame() const { return plot_; }
     QTableWidget* table() const { return table_; }
@@ -66,11 +68,13 @@ public slots:
 
 signals:
     void applyRequested(float min, float max, const QString& method);
-    void optionsChanged();  // the percentile changed: calibrate again
+    void optionsChanged();  // the model's options changed (an edit, undo, a session): calibrate again
 
 private:
     void fillTable();
+    void showOptions();
 
+    ExplorerModel* model_;
     CalibrationPtr result_;
     CalibrationPlot* plot_ = nullptr;
     QTableWidget* table_ = nullptr;

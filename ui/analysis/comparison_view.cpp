@@ -13,6 +13,7 @@
 
 #include "ui/analysis/analysis_status.h"
 #include "ui/analysis/analysis_text.h"
+#include "ui/model/explorer_model.h"
 #include "ui/plot/plot_items.h"
 
 namespace qs::ui {
@@ -77,7 +78,7 @@ void ComparisonPlot::draw() {
     for (size_t i = 0; i < curves_.size(); ++i) {
         QCPGraph* c = curves_[i];
         QCPGraph* e = errors_[i];
-        const bool have = i < n && result_->entries[i].error.empty() && !result_->entries[i].curve.x.empty();
+        const bool have = i < n && !result_->entries[i].failed() && !result_->entries[i].curve.x.empty();
         if (!have) {
             c->data()->clear();
             e->data()->clear();
@@ -86,7 +87,7 @@ void ComparisonPlot::draw() {
             if (n > 0) c->removeFromLegend();
             else c->addToLegend();
             if (i < n) {  // a configuration the op rejected still gets its legend line
-                c->setName(configName(result_->entries[i].spec) + tr(" — ") + qs(result_->entries[i].error));
+                c->setName(configName(result_->entries[i].spec) + tr(" — ") + qs(result_->entries[i].errorText()));
                 c->addToLegend();
             }
             continue;
@@ -134,7 +135,7 @@ void ComparisonPlot::logScaleChanged(bool) { setErrorHomeY(); }
 
 // --- the view ------------------------------------------------------------------------------
 
-ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
+ComparisonView::ComparisonView(ExplorerModel* model, QWidget* parent) : QWidget(parent), model_(model) {
     setObjectName(QStringLiteral("comparisonView"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -179,30 +180,31 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     connect(remove_, &QPushButton::clicked, this, [this] { removeConfig(list_->currentRow()); });
     connect(load_, &QPushButton::clicked, this, [this] {
         const int i = list_->currentRow();
-        if (i >= 0 && i < static_cast<int>(configs_.size())) emit loadRequested(configs_[static_cast<size_t>(i)]);
+        if (i >= 0 && i < static_cast<int>(configs().size())) emit loadRequested(configs()[static_cast<size_t>(i)]);
     });
     connect(list_, &QListWidget::currentRowChanged, this, &ComparisonView::updateButtons);
+    connect(model_, &ExplorerModel::comparedChanged, this, [this] {
+        refreshList();
+        emit configsChanged();
+    });
+    refreshList();
     setResult(nullptr);
 }
+
+const std::vector<qs::QuantSpec>& ComparisonView::configs() const { return model_->analysis().compared; }
 
 ComparisonView::~ComparisonView() = default;
 
 bool ComparisonView::addConfig(const qs::QuantSpec& spec) {
-    if (static_cast<int>(configs_.size()) >= ComparisonPlot::kMaxConfigs) return false;
-    if (std::find(configs_.begin(), configs_.end(), spec) != configs_.end()) return false;
-    configs_.push_back(spec);
-    refreshList();
-    list_->setCurrentRow(static_cast<int>(configs_.size()) - 1);
-    emit configsChanged();
+    if (!model_->addCompared(spec)) return false;
+    list_->setCurrentRow(static_cast<int>(configs().size()) - 1);
     return true;
 }
 
 void ComparisonView::removeConfig(int index) {
-    if (index < 0 || index >= static_cast<int>(configs_.size())) return;
-    configs_.erase(configs_.begin() + index);
-    refreshList();
-    list_->setCurrentRow(std::min(index, static_cast<int>(configs_.size()) - 1));
-    emit configsChanged();
+    if (index < 0 || index >= static_cast<int>(configs().size())) return;
+    model_->removeCompared(index);
+    list_->setCurrentRow(std::min(index, static_cast<int>(configs().size()) - 1));
 }
 
 void ComparisonView::setTheme(Theme theme) {
@@ -213,18 +215,19 @@ void ComparisonView::setTheme(Theme theme) {
 void ComparisonView::refreshList() {
     const int current = list_->currentRow();
     list_->clear();
-    for (size_t i = 0; i < configs_.size(); ++i) {
+    const std::vector<qs::QuantSpec>& list = configs();
+    for (size_t i = 0; i < list.size(); ++i) {
         QPixmap swatch(12, 12);
         swatch.fill(categoryColor(static_cast<int>(i), theme_));
-        list_->addItem(new QListWidgetItem(QIcon(swatch), QStringLiteral("%1. %2").arg(i + 1).arg(configName(configs_[i]))));
+        list_->addItem(new QListWidgetItem(QIcon(swatch), QStringLiteral("%1. %2").arg(i + 1).arg(configName(list[i]))));
     }
-    list_->setCurrentRow(std::min(current, static_cast<int>(configs_.size()) - 1));
+    list_->setCurrentRow(std::min(current, static_cast<int>(list.size()) - 1));
     updateButtons();
 }
 
 void ComparisonView::updateButtons() {
     const bool selected = list_->currentRow() >= 0;
-    add_->setEnabled(static_cast<int>(configs_.size()) < ComparisonPlot::kMaxConfigs);
+    add_->setEnabled(static_cast<int>(configs().size()) < ComparisonPlot::kMaxConfigs);
     remove_->setEnabled(selected);
     load_->setEnabled(selected);
 }
@@ -243,8 +246,8 @@ void ComparisonView::fillTable() {
         const ComparisonEntry& e = result_->entries[static_cast<size_t>(c)];
         headers << QStringLiteral("%1. %2").arg(c + 1).arg(opShortName(e.spec));
         QStringList cells;
-        if (!e.error.empty()) {
-            cells = {QStringLiteral("—"), QStringLiteral("—"), QStringLiteral("—"), QStringLiteral("—"), qs(e.error)};
+        if (e.failed()) {
+            cells = {QStringLiteral("—"), QStringLiteral("—"), QStringLiteral("—"), QStringLiteral("—"), qs(e.errorText())};
         } else {
             cells = {num(e.stats.mse, 4), QString::number(e.stats.sqnr_db, 'f', 2), num(e.stats.max_abs_error, 4),
                      QString::number(e.stats.distinct_levels),
@@ -254,7 +257,7 @@ void ComparisonView::fillTable() {
             auto* item = new QTableWidgetItem(cells[r]);
             item->setTextAlignment(Qt::AlignCenter);
             item->setForeground(categoryColor(c, theme_));
-            if (r == 4 && !e.error.empty()) item->setToolTip(cells[r]);
+            if (r == 4 && e.failed()) item->setToolTip(cells[r]);
             table_->setItem(r, c, item);
         }
     }

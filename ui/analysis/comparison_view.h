@@ -2,7 +2,8 @@
 // data: their transfer curves overlaid over one input window, their error histograms
 // overlaid over one span, and a statistics table with one column per configuration. The
 // list adds the explorer's current spec ("Add current"), removes one, or loads one back into
-// the explorer for editing ("Load into explorer").
+// the explorer for editing ("Load into explorer"). The list is the model's (undoable, saved
+// in sessions); the view shows it and edits it through the model.
 #pragma once
 
 #include <vector>
@@ -10,6 +11,7 @@
 #include <QWidget>
 
 #include "ui/analysis/analysis_service.h"
+#include "ui/model/explorer_model.h"
 #include "ui/plot/qcp_fwd.h"
 #include "ui/plot/result_plot.h"
 
@@ -25,7 +27,7 @@ class AnalysisStatus;
 class ComparisonPlot : public ResultPlot<ComparisonPtr::element_type> {
     Q_OBJECT
 public:
-    static constexpr int kMaxConfigs = 4;
+    static constexpr int kMaxConfigs = AnalysisState::kMaxCompared;
 
     explicit ComparisonPlot(QWidget* parent = nullptr);
     ~ComparisonPlot() override;
@@ -51,10 +53,10 @@ private:
 class ComparisonView : public QWidget {
     Q_OBJECT
 public:
-    explicit ComparisonView(QWidget* parent = nullptr);
+    explicit ComparisonView(ExplorerModel* model, QWidget* parent = nullptr);
     ~ComparisonView() override;
 
-    const std::vector<qs::QuantSpec>& configs() const { return configs_; }
+    const std::vector<qs::QuantSpec>& configs() const;  // the model's
     // False (and nothing changes) when four are there already or the spec is in the list.
     bool addConfig(const qs::QuantSpec& spec);
     void removeConfig(int index);
@@ -76,14 +78,14 @@ public slots:
 signals:
     void addCurrentRequested();
     void loadRequested(const qs::QuantSpec& spec);
-    void configsChanged();
+    void configsChanged();  // the model's list changed (an edit, undo, a session)
 
 private:
     void refreshList();
     void fillTable();
     void updateButtons();
 
-    std::vector<qs::QuantSpec> configs_;
+    ExplorerModel* model_;
     ComparisonPtr result_;
     ComparisonPlot* plot_ = nullptr;
     QListWidget* list_ = nullptr;

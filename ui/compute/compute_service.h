@@ -4,15 +4,12 @@
 // speed of the computation, and the UI thread never waits.
 #pragma once
 
-#include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QObject>
-#include <atomic>
 #include <memory>
-#include <optional>
 
 #include "core/analysis/explorer.h"
 #include "core/data/dataset.h"
+#include "ui/compute/job_runner.h"
 
 namespace qs::ui {
 
@@ -31,33 +28,15 @@ public:
                     const qs::analysis::ExplorerOptions& options = {});
     // Abandons the running computation (new data makes it pointless).
     void cancelRunning();
-    bool busy() const { return running_; }
+    bool busy() const { return runner_.running(); }
 
 signals:
     void resultReady(qs::ui::ExplorerResultPtr result, quint64 serial, double milliseconds);
     void failed(const QString& kind, const QString& message, quint64 serial);
 
 private:
-    struct Job {
-        qs::QuantSpec spec;
-        DatasetPtr data;
-        qs::analysis::ExplorerOptions options;
-        quint64 serial = 0;
-    };
-    struct Outcome {
-        ExplorerResultPtr result;
-        qs::Error error;
-        quint64 serial = 0;
-        double milliseconds = 0;
-    };
-    void startNext();
-    void finished();
-
-    std::optional<Job> queued_;
-    bool running_ = false;
     quint64 nextSerial_ = 1;
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    QFutureWatcher<Outcome> watcher_;
+    JobRunner runner_;
 };
 
 }  // namespace qs::ui

@@ -1,8 +1,6 @@
 #include "ui/compute/data_service.h"
 
 #include <QFileInfo>
-#include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/data/generator_spec.h"
 #include "core/data/load_file.h"
@@ -10,14 +8,12 @@
 
 namespace qs::ui {
 
-DataService::DataService(QObject* parent) : QObject(parent) {
-    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &DataService::finished);
+DataService::DataService(QObject* parent) : QObject(parent), runner_(tr("could not load the data")) {
+    connect(&runner_, &JobRunner::progress, this, &DataService::progress);
+    connect(&runner_, &JobRunner::failed, this, [this](const QString& message) { emit failed(message); });
 }
 
-DataService::~DataService() {
-    cancel();
-    watcher_.waitForFinished();
-}
+DataService::~DataService() = default;  // the runner cancels and waits
 
 qs::Result<DatasetPtr> DataService::loadNow(const DataSource& source,
                                             const std::function<bool(double)>& progress) {
@@ -36,50 +32,28 @@ qs::Result<DatasetPtr> DataService::loadNow(const DataSource& source,
 }
 
 void DataService::load(const DataSource& source) {
-    if (loading_) {
-        cancel();
-        watcher_.waitForFinished();  // a cancelled load stops at its next progress call
-    }
-    loading_ = true;
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
     emit loadingStarted(source.isFile() ? QFileInfo(source.path).fileName() : source.generator);
-    auto cancel = cancel_;
-    QPointer<DataService> self(this);
-    watcher_.setFuture(QtConcurrent::run([source, cancel, self]() {
-        auto report = [cancel, self](double fraction) {
-            if (self)
-                QMetaObject::invokeMethod(self.data(), [self, fraction] {
-                    if (self) emit self->progress(fraction);
-                }, Qt::QueuedConnection);
-            return !cancel->load();
-        };
-        Outcome out;
-        try {
-            auto d = loadNow(source, report);
-            if (d) out.dataset = *d;
-            else out.error = d.error();
-        } catch (const std::exception& e) {  // e.g. bad_alloc on a huge file: report it
-            out.error = {"DataError", std::string("could not load the data: ") + e.what()};
-        }
-        return out;
-    }));
+    runner_.submit(
+        [this, source](const JobContext& context) -> JobRunner::Delivery {
+            auto d = loadNow(source, context.progressCallback());
+            if (d)
+                return [this, dataset = *d] {
+                    dataset_ = dataset;
+                    emit loaded(dataset_);
+                };
+            if (d.error().kind == "Cancelled") return [this] { emit cancelled(); };
+            return [this, message = QString::fromStdString(d.error().message)] { emit failed(message); };
+        },
+        JobRunner::Running::Discard);
 }
 
 void DataService::cancel() {
-    if (cancel_) cancel_->store(true);
-}
-
-void DataService::finished() {
-    loading_ = false;
-    const Outcome out = watcher_.result();
-    if (out.dataset) {
-        dataset_ = out.dataset;
-        emit loaded(dataset_);
-    } else if (out.error.kind == "Cancelled") {
+    if (runner_.hasQueued()) {  // a load waiting for a discarded one to stop: it never starts
+        runner_.dropQueued();
         emit cancelled();
-    } else {
-        emit failed(QString::fromStdString(out.error.message));
+        return;
     }
+    runner_.cancel();
 }
 
 }  // namespace qs::ui

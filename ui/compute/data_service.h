@@ -3,12 +3,11 @@
 // cancelled. The last good dataset stays available while a new one loads (or fails).
 #pragma once
 
-#include <QFutureWatcher>
 #include <QObject>
-#include <atomic>
 #include <memory>
 
 #include "ui/compute/compute_service.h"
+#include "ui/compute/job_runner.h"
 #include "ui/model/explorer_model.h"
 
 namespace qs::ui {
@@ -17,12 +16,12 @@ class DataService : public QObject {
     Q_OBJECT
 public:
     explicit DataService(QObject* parent = nullptr);
-    ~DataService() override;
+    ~DataService() override;  // cancels and waits for a running load
 
-    // Starts loading `source`, cancelling a load in progress.
+    // Starts loading `source`; a load in progress is cancelled and reports nothing.
     void load(const DataSource& source);
     void cancel();
-    bool loading() const { return loading_; }
+    bool loading() const { return runner_.busy(); }
     DatasetPtr dataset() const { return dataset_; }
     // Loads synchronously (tests, CLI, the GUI benchmark).
     static qs::Result<DatasetPtr> loadNow(const DataSource& source,
@@ -36,16 +35,8 @@ signals:
     void cancelled();
 
 private:
-    struct Outcome {
-        DatasetPtr dataset;
-        qs::Error error;
-    };
-    void finished();
-
     DatasetPtr dataset_;
-    bool loading_ = false;
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    QFutureWatcher<Outcome> watcher_;
+    JobRunner runner_;
 };
 
 }  // namespace qs::ui

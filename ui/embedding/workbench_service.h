@@ -20,6 +20,7 @@
 
 #include "core/embedding/pipeline_demo.h"
 #include "core/embedding/workbench.h"
+#include "ui/compute/job_runner.h"
 
 namespace qs::ui {
 
@@ -72,8 +73,19 @@ signals:
     void pipelineDemoFailed(const QString& kind, const QString& message, quint64 serial);
 
 private:
-    class Lane;
-    std::unique_ptr<Lane> load_, table_, feature_, demo_;
+    // Runs `work` on `lane`; its result reaches `ready`, its error `failed` (a cancelled job's
+    // "Cancelled" error too), on the UI thread.
+    template <typename T>
+    using Ready = std::function<void(std::shared_ptr<const T>, quint64 serial, double milliseconds)>;
+    using Failed = std::function<void(const qs::Error&, quint64 serial)>;
+    template <typename T>
+    quint64 submit(JobRunner& lane, JobRunner::Running running,
+                   std::function<qs::Result<std::shared_ptr<const T>>(const JobContext&)> work, Ready<T> ready,
+                   Failed failed);
+    Failed analysisFailure(const QString& what);  // "table" or "feature"
+
+    // One lane per kind of work: each runs one job, with the newest request queued.
+    JobRunner load_, table_, feature_, demo_;
     quint64 nextSerial_ = 1;
 };
 

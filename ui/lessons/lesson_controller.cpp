@@ -6,36 +6,32 @@
 #include <QMenu>
 
 #include "ui/compute/data_service.h"
-#include "ui/compute/latest_job.h"
+#include "ui/compute/job_runner.h"
 #include "ui/lessons/lesson_library.h"
 #include "ui/lessons/lesson_panel.h"
-#include "ui/main_window.h"
+#include "ui/model/explorer_controller.h"
 #include "ui/model/explorer_model.h"
-#include "ui/presentation_mode.h"
 
 namespace qs::ui {
 
-LessonController::LessonController(MainWindow* window, ExplorerModel* model)
-    : QObject(window), window_(window), model_(model) {
+LessonController::LessonController(ExplorerController* explorer, QWidget* owner)
+    : QObject(owner), explorer_(explorer), model_(explorer->model()) {
     lessons_ = loadLessonLibrary(&errors_);
-    job_ = new LatestJob(this);
-    connect(job_, &LatestJob::failed, this, [this](const QString& message) {
+    job_ = new JobRunner({}, this);
+    connect(job_, &JobRunner::failed, this, [this](const QString& message) {
         panel_->showCheckError(message);
         emit checkFinished();
     });
 
     panel_ = new LessonPanel;
-    dock_ = new QDockWidget(tr("Lesson"));
+    dock_ = new QDockWidget(tr("Lesson"), owner);
     dock_->setObjectName(QStringLiteral("lessonDock"));
     dock_->setProperty("qsShowInPresentation", true);
     dock_->setWidget(panel_);
     dock_->setMinimumWidth(360);
-    window->addDockWidget(Qt::RightDockWidgetArea, dock_);
-    if (auto* stats = window->findChild<QDockWidget*>(QStringLiteral("statisticsDock")))
-        window->splitDockWidget(dock_, stats, Qt::Vertical);  // the lesson above the numbers
     dock_->hide();
 
-    menu_ = new QMenu(tr("&Lessons"), window);
+    menu_ = new QMenu(tr("&Lessons"), owner);
     menu_->setObjectName(QStringLiteral("lessonsMenu"));
     auto* group = new QActionGroup(this);
     for (int i = 0; i < lessons_.size(); ++i) {
@@ -61,8 +57,7 @@ LessonController::LessonController(MainWindow* window, ExplorerModel* model)
     menu_->addAction(dock_->toggleViewAction());
 
     connect(panel_, &LessonPanel::stepRequested, this, &LessonController::step);
-    connect(window->presentationMode(), &PresentationMode::stepRequested, this, &LessonController::step);
-    connect(window, &MainWindow::resultShown, this, &LessonController::runCheck);
+    connect(explorer_, &ExplorerController::resultChanged, this, &LessonController::runCheck);
 }
 
 bool LessonController::checkBusy() const { return job_->busy(); }
@@ -79,9 +74,7 @@ bool LessonController::openLesson(int index) {
     model_->reset(l.spec, l.data, view);
     if (!dock_->isVisible()) {
         dock_->show();
-        // The statistics below keep the larger share; the explanation scrolls.
-        if (auto* stats = window_->findChild<QDockWidget*>(QStringLiteral("statisticsDock")))
-            if (stats->isVisible()) window_->resizeDocks({dock_, stats}, {5, 6}, Qt::Vertical);
+        emit dockRevealed();
     }
     dock_->raise();
     // reset() recomputes only when something changed; reopening the same lesson still checks.
@@ -108,16 +101,16 @@ void LessonController::step(int delta) {
 
 void LessonController::runCheck() {
     if (current_ < 0) return;
-    const ExplorerResultPtr result = window_->lastResult();
-    const DatasetPtr data = window_->dataService()->dataset();
+    const ExplorerResultPtr result = explorer_->lastResult();
+    const DatasetPtr data = explorer_->dataService()->dataset();
     // While the lesson's data loads or a newer spec computes, the result in view is out of
     // date: its verdict would flash the wrong colour. The newer result checks again.
-    if (!result || !data || window_->dataService()->loading() || !(result->spec == model_->spec()))
+    if (!result || !data || explorer_->dataService()->loading() || !(result->spec == model_->spec()))
         return;
     panel_->showCheckRunning();
     const qs::analysis::LessonCheck check = lessons_[current_].check;
     const qs::QuantSpec spec = result->spec;
-    job_->submit([this, check, spec, data]() -> std::function<void()> {
+    job_->submit([this, check, spec, data](const JobContext&) -> JobRunner::Delivery {
         auto r = qs::analysis::runLessonCheck(check, data->values, data->shape, spec);
         return [this, r = std::move(r)] {
             if (r) panel_->showCheckResult(*r);

@@ -1,5 +1,7 @@
-// Guided lessons in the main window: the Lessons menu (one entry per lesson, in order), the
-// lesson dock (a LessonPanel, kept visible in presentation mode) and the live check.
+// Guided lessons in the explorer: the Lessons menu (one entry per lesson, in order), the
+// lesson dock (a LessonPanel, kept visible in presentation mode) and the live check. The
+// window places the menu and the dock; this class knows the explorer only through its
+// ExplorerController.
 //
 // Opening a lesson resets the explorer to the lesson's preset (ExplorerModel::reset, as
 // opening a session does) instead of pushing an undo step: a lesson is a fresh starting
@@ -7,7 +9,7 @@
 // would leave the panel explaining a preset that is no longer shown. Edits made during the
 // lesson are undoable as usual.
 //
-// After every result the window shows, the check runs on that data and the result's spec
+// After every result the explorer delivers, the check runs on that data and the result's spec
 // off the UI thread (latest wins), so changing a parameter turns it red or green.
 #pragma once
 
@@ -20,19 +22,21 @@
 class QAction;
 class QDockWidget;
 class QMenu;
+class QWidget;
 
 namespace qs::ui {
 
+class ExplorerController;
 class ExplorerModel;
-class LatestJob;
+class JobRunner;
 class LessonPanel;
-class MainWindow;
 
 class LessonController : public QObject {
     Q_OBJECT
 public:
-    // Loads the lesson library (built-in + user folder) and builds the menu and the dock.
-    LessonController(MainWindow* window, ExplorerModel* model);
+    // Loads the lesson library (built-in + user folder) and builds the menu and the dock (a
+    // hidden child of `owner`, for its window to place).
+    LessonController(ExplorerController* explorer, QWidget* owner);
 
     QMenu* menu() const { return menu_; }
     QDockWidget* dock() const { return dock_; }
@@ -49,18 +53,19 @@ public:
 signals:
     void lessonOpened(int index);
     void checkFinished();  // the panel shows a new verdict
+    void dockRevealed();   // the dock was hidden and opening a lesson showed it
 
 private:
     void runCheck();
 
-    MainWindow* window_;
+    ExplorerController* explorer_;
     ExplorerModel* model_;
     QList<Lesson> lessons_;
     QStringList errors_;
     QMenu* menu_ = nullptr;
     QDockWidget* dock_ = nullptr;
     LessonPanel* panel_ = nullptr;
-    LatestJob* job_ = nullptr;
+    JobRunner* job_ = nullptr;
     QList<QAction*> actions_;
     int current_ = -1;
 };

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace qs::ui {
 
@@ -40,6 +41,19 @@ public:
 private:
     ExplorerModel* model_;
     DataSource before_, after_;
+};
+
+class SetAnalysisCommand : public QUndoCommand {
+public:
+    SetAnalysisCommand(ExplorerModel* model, const AnalysisState& before, const AnalysisState& after,
+                       const QString& text)
+        : QUndoCommand(text), model_(model), before_(before), after_(after) {}
+    void undo() override { model_->applyAnalysis(before_); }
+    void redo() override { model_->applyAnalysis(after_); }
+
+private:
+    ExplorerModel* model_;
+    AnalysisState before_, after_;
 };
 
 ExplorerModel::ExplorerModel(QObject* parent) : QObject(parent) {
@@ -95,26 +109,29 @@ void ExplorerModel::setOp(qs::QuantOp op) {
     editSpec(s, tr("Op: %1").arg(QString::fromUtf8(qs::quantOpName(op).data())));
 }
 
-#define QS_SETTER(Name, Field, Type, Text)  \
-    void ExplorerModel::Name(Type value) {  \
-        qs::QuantSpec s = spec_;            \
-        s.Field = value;                    \
-        editSpec(s, Text);                  \
-    }
-QS_SETTER(setType, T, qs::QType, tr("Type"))
-QS_SETTER(setMode, mode, qs::QuantizeMode, tr("Mode"))
-QS_SETTER(setRoundMode, round_mode, qs::RoundMode, tr("Round mode"))
-QS_SETTER(setNarrowRange, narrow_range, bool, tr("Narrow range"))
-QS_SETTER(setMinRange, min_range, float, tr("Range minimum"))
-QS_SETTER(setMaxRange, max_range, float, tr("Range maximum"))
-QS_SETTER(setAxis, axis, qint64, tr("Axis"))
-QS_SETTER(setEnsureMinimumRange, ensure_minimum_range, float, tr("ensure_minimum_range"))
-QS_SETTER(setSignedInput, signed_input, bool, tr("signed_input"))
-QS_SETTER(setNumBits, num_bits, qint64, tr("num_bits"))
-QS_SETTER(setRangeGiven, range_given, bool, tr("range_given"))
-QS_SETTER(setNumBuckets, num_buckets, qint64, tr("num_buckets"))
-QS_SETTER(setRangeSource, range_source, qs::RangeSource, tr("Range source"))
-#undef QS_SETTER
+void ExplorerModel::setAttribute(const qs::OpAttribute& attribute, const qs::AttrValue& value) {
+    qs::QuantSpec s = spec_;
+    attribute.set(s, value);
+    editSpec(s, QString::fromUtf8(attribute.name.data(), static_cast<qsizetype>(attribute.name.size())));
+}
+
+void ExplorerModel::setAttribute(std::string_view name, const qs::AttrValue& value) {
+    const qs::OpAttribute* a = qs::findOpAttribute(name);
+    Q_ASSERT_X(a, "ExplorerModel::setAttribute", "no such attribute in the table");
+    if (a) setAttribute(*a, value);
+}
+
+void ExplorerModel::setMinRange(float minRange) {
+    qs::QuantSpec s = spec_;
+    s.min_range = minRange;
+    editSpec(s, tr("Range minimum"));
+}
+
+void ExplorerModel::setMaxRange(float maxRange) {
+    qs::QuantSpec s = spec_;
+    s.max_range = maxRange;
+    editSpec(s, tr("Range maximum"));
+}
 
 void ExplorerModel::setRange(float minRange, float maxRange) {
     qs::QuantSpec s = spec_;
@@ -126,6 +143,53 @@ void ExplorerModel::setRange(float minRange, float maxRange) {
 void ExplorerModel::setDataSource(const DataSource& source) {
     if (source == data_) return;
     undo_.push(new SetDataSourceCommand(this, data_, source));
+}
+
+void ExplorerModel::applyAnalysis(const AnalysisState& next) {
+    const AnalysisState before = std::exchange(analysis_, next);
+    if (before.compared != next.compared) emit comparedChanged();
+    if (!(before.calibration == next.calibration)) emit calibrationOptionsChanged();
+    if (before.scaledR14 != next.scaledR14) emit scaledR14Changed();
+}
+
+void ExplorerModel::editAnalysis(const AnalysisState& next, const QString& what) {
+    if (next == analysis_) return;
+    undo_.push(new SetAnalysisCommand(this, analysis_, next, what));
+}
+
+bool ExplorerModel::addCompared(const qs::QuantSpec& spec) {
+    const auto& list = analysis_.compared;
+    if (static_cast<int>(list.size()) >= AnalysisState::kMaxCompared) return false;
+    if (std::find(list.begin(), list.end(), spec) != list.end()) return false;
+    AnalysisState next = analysis_;
+    next.compared.push_back(spec);
+    editAnalysis(next, tr("Add configuration"));
+    return true;
+}
+
+void ExplorerModel::removeCompared(int index) {
+    if (index < 0 || index >= static_cast<int>(analysis_.compared.size())) return;
+    AnalysisState next = analysis_;
+    next.compared.erase(next.compared.begin() + index);
+    editAnalysis(next, tr("Remove configuration"));
+}
+
+void ExplorerModel::setCalibrationOptions(const qs::analysis::CalibrationOptions& options) {
+    AnalysisState next = analysis_;
+    next.calibration = options;
+    editAnalysis(next, tr("Calibration options"));
+}
+
+void ExplorerModel::setScaledR14(bool on) {
+    AnalysisState next = analysis_;
+    next.scaledR14 = on;
+    editAnalysis(next, tr("SCALED as documented in r1.4"));
+}
+
+void ExplorerModel::reset(const qs::QuantSpec& spec, const DataSource& data, const ViewState& view,
+                          const AnalysisState& analysis) {
+    reset(spec, data, view);
+    applyAnalysis(analysis);
 }
 
 void ExplorerModel::reset(const qs::QuantSpec& spec, const DataSource& data,

@@ -8,20 +8,18 @@
 #include <QString>
 #include <QUndoStack>
 #include <limits>
+#include <vector>
 
+#include "core/analysis/calibration.h"
+#include "core/analysis/op_attributes.h"
 #include "core/analysis/quant_spec.h"
 
 namespace qs::ui {
 
-// The values the explorer's controls can hold (ParameterPanel's ranges). Sessions and
-// lessons outside them are refused with the field's name, so the form always shows the
-// values the op runs with. Wider than TF accepts where TF's own error is worth showing
-// (num_bits 0 or 64, num_buckets 0).
+// The range and channel the explorer's controls can hold (the attributes' limits are in
+// core/analysis/op_attributes.h). Sessions and lessons outside them are refused with the
+// field's name, so the form always shows the values the op runs with.
 namespace limits {
-inline constexpr int kMinNumBits = 0, kMaxNumBits = 64;
-inline constexpr int kMinAxis = -1, kMaxAxis = 7;
-inline constexpr int kMinNumBuckets = 0, kMaxNumBuckets = 2147483647;
-inline constexpr double kMaxEnsureMinimumRange = 10;
 // min_range / max_range: any finite float32. "From data" and the range handles can set
 // ranges far beyond what one types (data of magnitude 1e10), and the form must show them.
 inline constexpr double kMaxRangeMagnitude = std::numeric_limits<float>::max();
@@ -46,6 +44,16 @@ struct ViewState {
     bool operator==(const ViewState&) const = default;
 };
 
+// The analysis tabs' choices: part of the work like the parameters, so undoable and saved
+// in sessions (an older session without them opens with these defaults).
+struct AnalysisState {
+    static constexpr int kMaxCompared = 4;
+    std::vector<qs::QuantSpec> compared;           // the Compare tab's configurations
+    qs::analysis::CalibrationOptions calibration;  // the Calibration tab's (percentile, ...)
+    bool scaledR14 = false;                        // Frameworks: also SCALED as r1.4 documents it
+    bool operator==(const AnalysisState&) const = default;
+};
+
 class ExplorerModel : public QObject {
     Q_OBJECT
 public:
@@ -54,6 +62,7 @@ public:
     const qs::QuantSpec& spec() const { return spec_; }
     const DataSource& dataSource() const { return data_; }
     const ViewState& viewState() const { return view_; }
+    const AnalysisState& analysis() const { return analysis_; }
     QUndoStack* undoStack() { return &undo_; }
 
     // Convenience getters (the form and the tests read these).
@@ -73,28 +82,38 @@ public:
     void beginGesture();
     void endGesture();
 
-    // Typed setters, each one editSpec call. Switching op also resets the round mode to the
-    // new op's default: the ops accept different modes (QuantizeV2 has no HALF_UP, QDQ no
-    // HALF_AWAY_FROM_ZERO), and a carried-over mode would only produce TF's error.
+    // One attribute of the table (core/analysis/op_attributes.h), one editSpec call named
+    // after it. Switching op also resets the round mode to the new op's default: the ops
+    // accept different modes (QuantizeV2 has no HALF_UP, QDQ no HALF_AWAY_FROM_ZERO), and a
+    // carried-over mode would only produce TF's error.
+    void setAttribute(const qs::OpAttribute& attribute, const qs::AttrValue& value);
+    void setAttribute(std::string_view name, const qs::AttrValue& value);  // a row's name
     void setOp(qs::QuantOp op);
-    void setType(qs::QType type);
-    void setMode(qs::QuantizeMode mode);
-    void setRoundMode(qs::RoundMode roundMode);
-    void setNarrowRange(bool narrowRange);
     void setMinRange(float minRange);
     void setMaxRange(float maxRange);
     void setRange(float minRange, float maxRange);
-    void setAxis(qint64 axis);
-    void setEnsureMinimumRange(float value);
-    void setSignedInput(bool value);
-    void setNumBits(qint64 bits);
-    void setRangeGiven(bool value);
-    void setNumBuckets(qint64 buckets);
-    void setRangeSource(qs::RangeSource source);
+    // Named forms the tests, the benchmark and the mode-cycling key use.
+    void setType(qs::QType type) { setAttribute("T", qs::enumValue(type)); }
+    void setMode(qs::QuantizeMode mode) { setAttribute("mode", qs::enumValue(mode)); }
+    void setRoundMode(qs::RoundMode mode) { setAttribute("round_mode", qs::enumValue(mode)); }
+    void setNarrowRange(bool value) { setAttribute("narrow_range", value); }
+    void setAxis(qint64 axis) { setAttribute("axis", static_cast<int64_t>(axis)); }
+    void setNumBits(qint64 bits) { setAttribute("num_bits", static_cast<int64_t>(bits)); }
+    void setNumBuckets(qint64 buckets) { setAttribute("num_buckets", static_cast<int64_t>(buckets)); }
     void setDataSource(const DataSource& source);  // undoable too
 
-    // Replaces everything at once (opening a session): clears the undo history.
+    // Analysis edits, one undo step each. addCompared is false (and nothing changes) when
+    // four are there already or the spec is in the list.
+    bool addCompared(const qs::QuantSpec& spec);
+    void removeCompared(int index);
+    void setCalibrationOptions(const qs::analysis::CalibrationOptions& options);
+    void setScaledR14(bool on);
+
+    // Replaces everything at once (opening a session or a lesson): clears the undo history.
+    // The first form keeps the analysis state.
     void reset(const qs::QuantSpec& spec, const DataSource& data, const ViewState& view);
+    void reset(const qs::QuantSpec& spec, const DataSource& data, const ViewState& view,
+               const AnalysisState& analysis);
     void setViewState(const ViewState& view);
 
 signals:
@@ -102,16 +121,24 @@ signals:
     void dataSourceChanged();
     void viewStateChanged();
     void changed();  // after specChanged or dataSourceChanged: "recompute"
+    // One per part of AnalysisState that changed (an edit, undo, redo or reset).
+    void comparedChanged();
+    void calibrationOptionsChanged();
+    void scaledR14Changed();
 
 private:
     friend class SetSpecCommand;
     friend class SetDataSourceCommand;
+    friend class SetAnalysisCommand;
     void applySpec(const qs::QuantSpec& spec);  // no undo: commands call this
     void applyDataSource(const DataSource& data);
+    void applyAnalysis(const AnalysisState& analysis);
+    void editAnalysis(const AnalysisState& next, const QString& what);
 
     qs::QuantSpec spec_;
     DataSource data_;
     ViewState view_;
+    AnalysisState analysis_;
     QUndoStack undo_;
     int gesture_ = 0;         // id of the open gesture, 0 when none
     int nextGesture_ = 1;

@@ -1,11 +1,13 @@
 #include "ui/model/session.h"
 
 #include <QDir>
+#include <QJsonArray>
 #include <QFileInfo>
 #include <QLocale>
 #include <cmath>
 #include <QStringList>
 
+#include "core/analysis/op_attributes.h"
 #include "ui/model/json_file.h"
 #include "ui/model/native_file.h"
 
@@ -58,19 +60,6 @@ public:
         if (!v.isString()) return fail(key, QStringLiteral("must be a string")), def;
         return v.toString();
     }
-    // A string that must be one of `names` (index returned).
-    template <typename Enum, size_t N>
-    Enum choice(const char* key, Enum def, const std::pair<const char*, Enum> (&names)[N]) {
-        const QString s = string(key, QString());
-        if (s.isEmpty()) return def;
-        QStringList valid;
-        for (const auto& [name, value] : names) {
-            if (s == QLatin1String(name)) return value;
-            valid << QLatin1String(name);
-        }
-        fail(key, QStringLiteral("'%1' is not one of %2").arg(s, valid.join(QStringLiteral(", "))));
-        return def;
-    }
     bool inRange(const char* key, double v, double lo, double hi) {
         if (v >= lo && v <= hi) return true;
         const auto text = [](double x) { return QString::number(x, 'g', QLocale::FloatingPointShortest); };
@@ -89,69 +78,138 @@ private:
     bool ok_ = true;
 };
 
-constexpr std::pair<const char*, QuantizeMode> kModes[] = {
-    {"MIN_COMBINED", QuantizeMode::MinCombined}, {"MIN_FIRST", QuantizeMode::MinFirst},
-    {"SCALED", QuantizeMode::Scaled}};
-constexpr std::pair<const char*, RoundMode> kRoundModes[] = {
-    {"HALF_AWAY_FROM_ZERO", RoundMode::HalfAwayFromZero}, {"HALF_TO_EVEN", RoundMode::HalfToEven},
-    {"HALF_UP", RoundMode::HalfUp}};
-constexpr std::pair<const char*, QType> kTypes[] = {{"qint8", QType::QInt8},
-                                                     {"quint8", QType::QUInt8},
-                                                     {"qint16", QType::QInt16},
-                                                     {"quint16", QType::QUInt16},
-                                                     {"qint32", QType::QInt32}};
-constexpr std::pair<const char*, QuantOp> kOps[] = {
-    {"QuantizeV2", QuantOp::QuantizeV2},
-    {"QuantizeAndDequantizeV2", QuantOp::QuantizeAndDequantizeV2},
-    {"QuantizeAndDequantizeV3", QuantOp::QuantizeAndDequantizeV3},
-    {"QuantizeAndDequantizeV4", QuantOp::QuantizeAndDequantizeV4},
-    {"TPUSimulatedQuantization", QuantOp::TpuSimulatedQuantization}};
-constexpr std::pair<const char*, RangeSource> kRangeSources[] = {
-    {"given", RangeSource::Given}, {"from_data", RangeSource::FromData}};
+// The choice of one Enum row, by any of its names (every value any op takes: a session
+// may pair an op with a value it rejects, and then shows TF's error).
+int64_t choiceOf(FieldReader& r, const OpAttribute& a, int64_t def) {
+    const QByteArray key = QByteArray(a.name.data(), static_cast<qsizetype>(a.name.size()));
+    const QString s = r.string(key.constData(), QString());
+    if (s.isEmpty()) return def;
+    QStringList valid;
+    for (const AttrChoice& c : a.values()) {
+        if (s == qstr(c.name)) return c.value;
+        valid << qstr(c.name);
+    }
+    r.fail(key.constData(), QStringLiteral("'%1' is not one of %2").arg(s, valid.join(QStringLiteral(", "))));
+    return def;
+}
+
+AttrValue readAttribute(FieldReader& r, const OpAttribute& a, const AttrValue& def) {
+    const QByteArray key = QByteArray(a.name.data(), static_cast<qsizetype>(a.name.size()));
+    switch (a.kind) {
+        case AttrKind::Bool: return r.boolean(key.constData(), std::get<bool>(def));
+        case AttrKind::Int:
+            return static_cast<int64_t>(r.integer(key.constData(), std::get<int64_t>(def),
+                                                  static_cast<qint64>(a.min), static_cast<qint64>(a.max)));
+        case AttrKind::Float: return r.number(key.constData(), std::get<double>(def), a.min, a.max);
+        case AttrKind::Enum: return choiceOf(r, a, std::get<int64_t>(def));
+    }
+    return def;
+}
+
+QJsonValue attributeJson(const OpAttribute& a, const AttrValue& v) {
+    switch (a.kind) {
+        case AttrKind::Bool: return std::get<bool>(v);
+        case AttrKind::Int: return static_cast<qint64>(std::get<int64_t>(v));
+        case AttrKind::Float: return std::get<double>(v);
+        case AttrKind::Enum: return qstr(a.choiceName(std::get<int64_t>(v)));
+    }
+    return {};
+}
+
+QuantOp opOf(FieldReader& r) {
+    const QString s = r.string("op", QString());
+    if (s.isEmpty()) return QuantSpec{}.op;
+    QuantOp op{};
+    if (parseQuantOpKey(s.toStdString(), op)) return op;
+    QStringList valid;
+    for (QuantOp o : kAllQuantOps) valid << qstr(quantOpKey(o));
+    r.fail("op", QStringLiteral("'%1' is not one of %2").arg(s, valid.join(QStringLiteral(", "))));
+    return QuantSpec{}.op;
+}
 
 }  // namespace
 
 QJsonObject specToJson(const qs::QuantSpec& s) {
     QJsonObject o;
     o["op"] = qstr(quantOpKey(s.op));
-    o["T"] = qstr(qtypeInfo(s.T).name);
-    o["mode"] = qstr(modeName(s.mode));
-    o["round_mode"] = qstr(roundModeName(s.round_mode));
-    o["narrow_range"] = s.narrow_range;
-    o["axis"] = static_cast<qint64>(s.axis);
-    o["ensure_minimum_range"] = static_cast<double>(s.ensure_minimum_range);
-    o["signed_input"] = s.signed_input;
-    o["num_bits"] = static_cast<qint64>(s.num_bits);
-    o["range_given"] = s.range_given;
-    o["num_buckets"] = static_cast<qint64>(s.num_buckets);
+    // Every attribute, also those the op does not take: switching op back keeps them.
+    for (const OpAttribute& a : opAttributes()) o[qstr(a.name)] = attributeJson(a, a.get(s));
     o["min_range"] = static_cast<double>(s.min_range);
     o["max_range"] = static_cast<double>(s.max_range);
-    o["range_source"] = s.range_source == RangeSource::Given ? "given" : "from_data";
     return o;
 }
 
 std::optional<qs::QuantSpec> specFromJson(const QJsonObject& json, QString* error,
                                           const QString& where) {
     FieldReader r(json, where, error);
-    qs::QuantSpec s;
-    s.op = r.choice("op", s.op, kOps);
-    s.T = r.choice("T", s.T, kTypes);
-    s.mode = r.choice("mode", s.mode, kModes);
-    s.round_mode = r.choice("round_mode", defaultRoundMode(s.op), kRoundModes);
-    s.narrow_range = r.boolean("narrow_range", s.narrow_range);
-    s.axis = r.integer("axis", s.axis, limits::kMinAxis, limits::kMaxAxis);
-    s.ensure_minimum_range = static_cast<float>(
-        r.number("ensure_minimum_range", s.ensure_minimum_range, 0.0, limits::kMaxEnsureMinimumRange));
-    s.signed_input = r.boolean("signed_input", s.signed_input);
-    s.num_bits = r.integer("num_bits", s.num_bits, limits::kMinNumBits, limits::kMaxNumBits);
-    s.range_given = r.boolean("range_given", s.range_given);
-    s.num_buckets = r.integer("num_buckets", s.num_buckets, limits::kMinNumBuckets, limits::kMaxNumBuckets);
+    const qs::QuantSpec defaults = defaultSpecFor(opOf(r));
+    qs::QuantSpec s = defaults;
+    for (const OpAttribute& a : opAttributes()) a.set(s, readAttribute(r, a, a.get(defaults)));
     s.min_range = static_cast<float>(r.number("min_range", s.min_range, -limits::kMaxRangeMagnitude, limits::kMaxRangeMagnitude));
     s.max_range = static_cast<float>(r.number("max_range", s.max_range, -limits::kMaxRangeMagnitude, limits::kMaxRangeMagnitude));
-    s.range_source = r.choice("range_source", s.range_source, kRangeSources);
     if (!r.ok()) return std::nullopt;
     return s;
 }
+
+namespace {
+
+QJsonObject analysisToJson(const AnalysisState& a) {
+    const AnalysisState defaults;
+    QJsonObject o;
+    if (!a.compared.empty()) {
+        QJsonArray list;
+        for (const qs::QuantSpec& spec : a.compared) list.append(specToJson(spec));
+        o["compare"] = list;
+    }
+    if (!(a.calibration == defaults.calibration)) {
+        o["calibration"] = QJsonObject{{"percentile", a.calibration.percentile},
+                                       {"bins", a.calibration.bins},
+                                       {"symmetric", a.calibration.symmetric}};
+    }
+    if (a.scaledR14 != defaults.scaledR14) o["scaled_r14"] = a.scaledR14;
+    return o;
+}
+
+// The analysis keys: every one optional (sessions before them open with the defaults).
+std::optional<AnalysisState> analysisFromJson(const QJsonValue& json, QString* error) {
+    auto fail = [error](const QString& m) {
+        if (error) *error = m;
+        return std::nullopt;
+    };
+    AnalysisState a;
+    if (json.isUndefined()) return a;
+    if (!json.isObject()) return fail(QStringLiteral("analysis: must be an object"));
+    const QJsonObject o = json.toObject();
+    if (const QJsonValue list = o.value("compare"); !list.isUndefined()) {
+        if (!list.isArray()) return fail(QStringLiteral("analysis.compare: must be a list"));
+        const QJsonArray array = list.toArray();
+        if (array.size() > AnalysisState::kMaxCompared)
+            return fail(QStringLiteral("analysis.compare: holds %1 configurations; at most %2")
+                            .arg(array.size())
+                            .arg(AnalysisState::kMaxCompared));
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            const QString where = QStringLiteral("analysis.compare[%1]").arg(i);
+            if (!array.at(i).isObject()) return fail(where + QStringLiteral(": must be an object"));
+            auto spec = specFromJson(array.at(i).toObject(), error, where);
+            if (!spec) return std::nullopt;
+            a.compared.push_back(*spec);
+        }
+    }
+    if (const QJsonValue c = o.value("calibration"); !c.isUndefined() && !c.isObject())
+        return fail(QStringLiteral("analysis.calibration: must be an object"));
+    // The calibration panel's range for the percentile; the core's for the bins.
+    FieldReader calibration(o.value("calibration").toObject(), QStringLiteral("analysis.calibration"), error);
+    a.calibration.percentile = calibration.number("percentile", a.calibration.percentile, 50.0, 100.0);
+    a.calibration.bins = static_cast<int>(calibration.integer("bins", a.calibration.bins, 2, 65536));
+    a.calibration.symmetric = calibration.boolean("symmetric", a.calibration.symmetric);
+    if (!calibration.ok()) return std::nullopt;
+    FieldReader rest(o, QStringLiteral("analysis"), error);
+    a.scaledR14 = rest.boolean("scaled_r14", a.scaledR14);
+    if (!rest.ok()) return std::nullopt;
+    return a;
+}
+
+}  // namespace
 
 QJsonObject sessionToJson(const Session& session) {
     QJsonObject data;
@@ -168,6 +226,8 @@ QJsonObject sessionToJson(const Session& session) {
     o["parameters"] = specToJson(session.spec);
     o["data"] = data;
     o["view"] = view;
+    if (const QJsonObject analysis = analysisToJson(session.analysis); !analysis.isEmpty())
+        o["analysis"] = analysis;
     return o;
 }
 
@@ -202,6 +262,9 @@ std::optional<Session> sessionFromJson(const QJsonObject& json, QString* error) 
     s.view.dark = view.string("theme", QStringLiteral("light")) == QLatin1String("dark");
     s.view.channel = view.integer("channel", 0, 0, limits::kMaxChannel);
     if (!data.ok() || !view.ok()) return std::nullopt;
+    auto analysis = analysisFromJson(json.value("analysis"), error);
+    if (!analysis) return std::nullopt;
+    s.analysis = std::move(*analysis);
     return s;
 }
 

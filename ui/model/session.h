@@ -18,6 +18,8 @@ struct Session {
     qs::QuantSpec spec;
     DataSource data;
     ViewState view;
+    AnalysisState analysis = {};  // "analysis": written only where it differs from the defaults,
+                                  // so sessions that do not use it stay as they were
 };
 
 constexpr int kSessionFormatVersion = 1;

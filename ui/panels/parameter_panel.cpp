@@ -9,6 +9,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <limits>
 
 #include "ui/model/explorer_model.h"
@@ -21,7 +22,7 @@ QString toQString(std::string_view s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-// Combo items carry the core enum as an int; these helpers are the only place that knows it.
+// Combo items carry the core enum as an int (the attributes' combos too, see showValue).
 template <typename Enum>
 void addEnumItem(QComboBox* combo, std::string_view text, Enum value) {
     combo->addItem(toQString(text), static_cast<int>(value));
@@ -50,6 +51,34 @@ QDoubleSpinBox* makeDoubleSpin(const QString& objectName, double lo, double hi, 
     return spin;
 }
 
+// "narrow_range" -> "narrowRange" (or the row's own id), plus the widget's kind.
+QString fieldName(const OpAttribute& a) {
+    if (!a.id.empty()) return toQString(a.id);
+    QString camel;
+    bool upper = false;
+    for (char c : a.name) {
+        if (c == '_') {
+            upper = true;
+            continue;
+        }
+        camel += upper ? QChar::fromLatin1(c).toUpper() : QChar::fromLatin1(c);
+        upper = false;
+    }
+    return camel;
+}
+
+QString fieldSuffix(AttrKind kind) {
+    switch (kind) {
+        case AttrKind::Bool: return QStringLiteral("Check");
+        case AttrKind::Int:
+        case AttrKind::Float: return QStringLiteral("Spin");
+        case AttrKind::Enum: break;
+    }
+    return QStringLiteral("Combo");
+}
+
+int clampToInt(double v) { return static_cast<int>(std::clamp(v, double(INT32_MIN), double(INT32_MAX))); }
+
 QSpinBox* makeIntSpin(const QString& objectName, int lo, int hi) {
     auto* spin = new QSpinBox;
     spin->setObjectName(objectName);
@@ -76,6 +105,51 @@ void ParameterPanel::refreshChannel() {
     channelSpin_->setValue(static_cast<int>(model_->viewState().channel));
 }
 
+QWidget* ParameterPanel::makeField(const OpAttribute& a) {
+    const QString name = fieldName(a) + fieldSuffix(a.kind);
+    QWidget* field = nullptr;
+    switch (a.kind) {
+        case AttrKind::Bool: {
+            auto* check = new QCheckBox(toQString(a.label.empty() ? a.name : a.label));
+            connect(check, &QCheckBox::toggled, this, [this, &a](bool on) { model_->setAttribute(a, on); });
+            field = check;
+            break;
+        }
+        case AttrKind::Int: {
+            auto* spin = makeIntSpin(name, clampToInt(a.min), clampToInt(a.max));
+            if (!a.min_text.empty()) spin->setSpecialValueText(toQString(a.min_text));
+            connect(spin, &QSpinBox::valueChanged, this,
+                    [this, &a](int v) { model_->setAttribute(a, static_cast<int64_t>(v)); });
+            field = spin;
+            break;
+        }
+        case AttrKind::Float: {
+            auto* spin = makeDoubleSpin(name, a.min, a.max, a.decimals);
+            spin->setSingleStep(a.step);
+            // The model holds float32. A typed value the float cannot hold (999999999.9)
+            // becomes the nearest float; when that float is the value already in use nothing
+            // changes and no specChanged comes, so the form is refreshed here to show it.
+            connect(spin, &QDoubleSpinBox::valueChanged, this, [this, &a](double v) {
+                model_->setAttribute(a, static_cast<double>(static_cast<float>(v)));
+                refreshFromModel();
+            });
+            field = spin;
+            break;
+        }
+        case AttrKind::Enum: {
+            auto* combo = new QComboBox;
+            connect(combo, &QComboBox::currentIndexChanged, this, [this, &a, combo] {
+                model_->setAttribute(a, static_cast<int64_t>(combo->currentData().toInt()));
+            });
+            field = combo;
+            break;
+        }
+    }
+    field->setObjectName(name);
+    field->setToolTip(toQString(a.tooltip));
+    return field;
+}
+
 void ParameterPanel::buildForm() {
     opCombo_ = new QComboBox;
     opCombo_->setObjectName("opCombo");
@@ -88,82 +162,9 @@ void ParameterPanel::buildForm() {
         "even; V4 is V2 with a clipped gradient).<br><b>TPU simulated quantization</b>: "
         "QuantizationConfig(num_buckets, lower, upper), applied to looked-up rows.</p>"));
 
-    typeCombo_ = new QComboBox;
-    typeCombo_->setObjectName("typeCombo");
-    for (QType t : kAllQTypes) addEnumItem(typeCombo_, qtypeInfo(t).name, t);
-    typeCombo_->setToolTip(tr("<p><b>T</b>: the quantized type, and so the number of codes "
-                              "(qint8: −128…127, quint16: 0…65535, …).</p>"));
-
-    modeCombo_ = new QComboBox;
-    modeCombo_->setObjectName("modeCombo");
-    for (QuantizeMode m : {QuantizeMode::MinCombined, QuantizeMode::MinFirst, QuantizeMode::Scaled})
-        addEnumItem(modeCombo_, modeName(m), m);
-    modeCombo_->setToolTip(tr(
-        "<p><b>mode</b>: <b>MIN_COMBINED</b> maps [min, max] affinely onto the codes (signed "
-        "types shifted by half the range); <b>MIN_FIRST</b> rounds min·scale first so the "
-        "offset is an integer; <b>SCALED</b> is scale-only: 0.0 is code 0 and TF recomputes "
-        "the bound on the looser side. Every mode first widens the range to include 0.</p>"));
-
-    roundModeCombo_ = new QComboBox;
-    roundModeCombo_->setObjectName("roundModeCombo");
-    roundModeCombo_->setToolTip(tr(
-        "<p><b>round_mode</b>: how ties (x.5) round. QuantizeV2: HALF_AWAY_FROM_ZERO "
-        "(default) or HALF_TO_EVEN, which TF allows in SCALED mode only. QDQ V2/V4: "
-        "HALF_TO_EVEN (default) or HALF_UP (floor(x + 0.5)).</p>"));
-
-    narrowRangeCheck_ = new QCheckBox(tr("narrow_range"));
-    narrowRangeCheck_->setObjectName("narrowRangeCheck");
-    narrowRangeCheck_->setToolTip(tr(
-        "<p><b>narrow_range</b>: drop the lowest code so the signed range is symmetric "
-        "(qint8: −127…127). QuantizeV2 honours it in SCALED mode only; for quint8 it makes "
-        "1 the smallest code, so 0.0 quantizes to 1.</p>"));
-
-    signedInputCheck_ = new QCheckBox(tr("signed_input"));
-    signedInputCheck_->setObjectName("signedInputCheck");
-    signedInputCheck_->setToolTip(tr(
-        "<p><b>signed_input</b>: codes −2^(b−1)…2^(b−1)−1 when true, 0…2^b−1 when false. "
-        "Unsigned does not clamp negatives unless the range is given.</p>"));
-
-    numBitsSpin_ = makeIntSpin("numBitsSpin", limits::kMinNumBits, limits::kMaxNumBits);
-    numBitsSpin_->setToolTip(tr("<p><b>num_bits</b>: the bit width of the fake quantizer; TF "
-                                "accepts 1…61 (signed) or 1…62 (unsigned).</p>"));
-
-    rangeGivenCheck_ = new QCheckBox(tr("range_given"));
-    rangeGivenCheck_->setObjectName("rangeGivenCheck");
-    rangeGivenCheck_->setToolTip(tr(
-        "<p><b>range_given</b>: use input_min/input_max (and clamp to them); when false, TF "
-        "takes the min and max of the data (per channel with an axis) and does not clamp.</p>"));
-
-    numBucketsSpin_ = makeIntSpin("numBucketsSpin", limits::kMinNumBuckets, limits::kMaxNumBuckets);
-    numBucketsSpin_->setToolTip(tr(
-        "<p><b>num_buckets</b>: the number of levels between lower and upper (inclusive). "
-        "TF raises ValueError below 2.</p>"));
-
-    axisSpin_ = makeIntSpin("axisSpin", limits::kMinAxis, limits::kMaxAxis);
-    axisSpin_->setSpecialValueText(tr("−1 (per tensor)"));
-    axisSpin_->setToolTip(tr(
-        "<p><b>axis</b>: quantize each slice along this dimension with its own range "
-        "(per-channel). −1 quantizes the whole tensor with one range.</p>"));
-
-    rangeSourceCombo_ = new QComboBox;
-    rangeSourceCombo_->setObjectName("rangeSourceCombo");
-    rangeSourceCombo_->addItem(tr("the range below, for every channel"),
-                               static_cast<int>(RangeSource::Given));
-    rangeSourceCombo_->addItem(tr("each channel's own min/max"),
-                               static_cast<int>(RangeSource::FromData));
-    rangeSourceCombo_->setToolTip(tr(
-        "<p>With an axis, QuantizeV2 takes one min_range/max_range per channel: either the "
-        "range below repeated, or each channel's min and max (per-channel calibration).</p>"));
-
     channelSpin_ = makeIntSpin("channelSpin", 0, limits::kMaxChannel);
     channelSpin_->setToolTip(tr("<p>The channel whose transfer curve and read-out are drawn "
                                 "(the other views show every channel).</p>"));
-
-    ensureMinimumRangeSpin_ = makeDoubleSpin("ensureMinimumRangeSpin", 0, limits::kMaxEnsureMinimumRange, 4);
-    ensureMinimumRangeSpin_->setSingleStep(0.01);
-    ensureMinimumRangeSpin_->setToolTip(tr(
-        "<p><b>ensure_minimum_range</b> (default 0.01): the range is widened to at least this "
-        "fraction of max(1, |min|, |max|). TF suggests 0 for new uses.</p>"));
 
     minRangeSpin_ = makeDoubleSpin("minRangeSpin", -limits::kMaxRangeMagnitude, limits::kMaxRangeMagnitude, 6);
     maxRangeSpin_ = makeDoubleSpin("maxRangeSpin", -limits::kMaxRangeMagnitude, limits::kMaxRangeMagnitude, 6);
@@ -191,18 +192,14 @@ void ParameterPanel::buildForm() {
     form_ = new QFormLayout;
     form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form_->addRow(tr("Op"), opCombo_);
-    form_->addRow(QStringLiteral("T"), typeCombo_);
-    form_->addRow(QStringLiteral("mode"), modeCombo_);
-    form_->addRow(QStringLiteral("round_mode"), roundModeCombo_);
-    form_->addRow(QString(), narrowRangeCheck_);
-    form_->addRow(QString(), signedInputCheck_);
-    form_->addRow(QStringLiteral("num_bits"), numBitsSpin_);
-    form_->addRow(QString(), rangeGivenCheck_);
-    form_->addRow(QStringLiteral("num_buckets"), numBucketsSpin_);
-    form_->addRow(QStringLiteral("axis"), axisSpin_);
-    form_->addRow(tr("Channel ranges"), rangeSourceCombo_);
-    form_->addRow(tr("Curve of channel"), channelSpin_);
-    form_->addRow(QStringLiteral("ensure_minimum_range"), ensureMinimumRangeSpin_);
+    for (const OpAttribute& a : opAttributes()) {
+        QWidget* field = makeField(a);
+        fields_.push_back({&a, field});
+        // A check box carries its name; other fields are labelled with it.
+        form_->addRow(a.kind == AttrKind::Bool ? QString() : toQString(a.label.empty() ? a.name : a.label), field);
+        // The channel whose curve is drawn goes with the per-channel ranges.
+        if (a.name == "range_source") form_->addRow(tr("Curve of channel"), channelSpin_);
+    }
     form_->addRow(QStringLiteral("min_range"), minRangeSpin_);
     form_->addRow(QStringLiteral("max_range"), maxRangeSpin_);
     form_->addRow(QString(), fromDataButton_);
@@ -214,29 +211,9 @@ void ParameterPanel::buildForm() {
 }
 
 void ParameterPanel::connectWidgetsToModel() {
+    // The attributes' fields are connected where they are made (makeField).
     connect(opCombo_, &QComboBox::currentIndexChanged, this,
             [this] { model_->setOp(currentEnum<QuantOp>(opCombo_)); });
-    connect(typeCombo_, &QComboBox::currentIndexChanged, this,
-            [this] { model_->setType(currentEnum<QType>(typeCombo_)); });
-    connect(modeCombo_, &QComboBox::currentIndexChanged, this,
-            [this] { model_->setMode(currentEnum<QuantizeMode>(modeCombo_)); });
-    connect(roundModeCombo_, &QComboBox::currentIndexChanged, this,
-            [this] { model_->setRoundMode(currentEnum<RoundMode>(roundModeCombo_)); });
-    connect(rangeSourceCombo_, &QComboBox::currentIndexChanged, this,
-            [this] { model_->setRangeSource(currentEnum<RangeSource>(rangeSourceCombo_)); });
-    connect(narrowRangeCheck_, &QCheckBox::toggled, model_, &ExplorerModel::setNarrowRange);
-    connect(signedInputCheck_, &QCheckBox::toggled, model_, &ExplorerModel::setSignedInput);
-    connect(rangeGivenCheck_, &QCheckBox::toggled, model_, &ExplorerModel::setRangeGiven);
-    connect(numBitsSpin_, &QSpinBox::valueChanged, model_, &ExplorerModel::setNumBits);
-    connect(numBucketsSpin_, &QSpinBox::valueChanged, model_, &ExplorerModel::setNumBuckets);
-    connect(axisSpin_, &QSpinBox::valueChanged, model_, &ExplorerModel::setAxis);
-    // The model holds float32. A typed value the float cannot hold (999999999.9) becomes
-    // the nearest float; when that float is the value already in use nothing changes and
-    // no specChanged comes, so the form is refreshed here to show the value in use.
-    connect(ensureMinimumRangeSpin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        model_->setEnsureMinimumRange(static_cast<float>(v));
-        refreshFromModel();
-    });
     connect(minRangeSpin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
         model_->setMinRange(static_cast<float>(v));
         refreshFromModel();
@@ -258,58 +235,57 @@ void ParameterPanel::setRowVisible(QWidget* field, bool visible) {
     form_->setRowVisible(field, visible);
 }
 
+void ParameterPanel::showValue(const AttributeField& field, const QuantSpec& spec) {
+    const OpAttribute& a = *field.attribute;
+    const AttrValue v = a.get(spec);
+    switch (a.kind) {
+        case AttrKind::Bool: static_cast<QCheckBox*>(field.widget)->setChecked(std::get<bool>(v)); break;
+        case AttrKind::Int:
+            static_cast<QSpinBox*>(field.widget)->setValue(clampToInt(static_cast<double>(std::get<int64_t>(v))));
+            break;
+        case AttrKind::Float: static_cast<QDoubleSpinBox*>(field.widget)->setValue(std::get<double>(v)); break;
+        case AttrKind::Enum: {
+            // The values TF accepts for this op (QuantizeV2 and QDQ round differently).
+            auto* combo = static_cast<QComboBox*>(field.widget);
+            combo->clear();
+            for (const AttrChoice& c : a.values())
+                if (a.parse(c.name, spec.op))
+                    combo->addItem(toQString(c.label.empty() ? c.name : c.label), static_cast<int>(c.value));
+            combo->setCurrentIndex(combo->findData(static_cast<int>(std::get<int64_t>(v))));
+            break;
+        }
+    }
+}
+
 void ParameterPanel::refreshFromModel() {
     const QuantSpec& s = model_->spec();
-    const QList<QWidget*> all{opCombo_,         typeCombo_,       modeCombo_,
-                              roundModeCombo_,  narrowRangeCheck_, signedInputCheck_,
-                              numBitsSpin_,     rangeGivenCheck_, numBucketsSpin_,
-                              axisSpin_,        rangeSourceCombo_, ensureMinimumRangeSpin_,
-                              minRangeSpin_,    maxRangeSpin_};
     QList<std::shared_ptr<QSignalBlocker>> blockers;
-    for (QWidget* w : all) blockers.append(std::make_shared<QSignalBlocker>(w));
+    for (QWidget* w : {static_cast<QWidget*>(opCombo_), static_cast<QWidget*>(minRangeSpin_),
+                       static_cast<QWidget*>(maxRangeSpin_)})
+        blockers.append(std::make_shared<QSignalBlocker>(w));
+    for (const AttributeField& f : fields_) blockers.append(std::make_shared<QSignalBlocker>(f.widget));
 
     selectEnum(opCombo_, s.op);
-    selectEnum(typeCombo_, s.T);
-    selectEnum(modeCombo_, s.mode);
-    roundModeCombo_->clear();
-    for (RoundMode r : roundModesFor(s.op)) addEnumItem(roundModeCombo_, roundModeName(r), r);
-    selectEnum(roundModeCombo_, s.round_mode);
-    narrowRangeCheck_->setChecked(s.narrow_range);
-    signedInputCheck_->setChecked(s.signed_input);
-    numBitsSpin_->setValue(static_cast<int>(s.num_bits));
-    rangeGivenCheck_->setChecked(s.range_given);
-    numBucketsSpin_->setValue(static_cast<int>(std::min<qint64>(s.num_buckets, INT32_MAX)));
-    axisSpin_->setValue(static_cast<int>(s.axis));
-    selectEnum(rangeSourceCombo_, s.range_source);
-    ensureMinimumRangeSpin_->setValue(s.ensure_minimum_range);
+    for (const AttributeField& f : fields_) {
+        showValue(f, s);
+        const OpAttribute& a = *f.attribute;
+        const AttrUse use = a.use(s.op);  // V3's num_bits is an input, set here all the same
+        setRowVisible(f.widget, (use == AttrUse::Attr || use == AttrUse::Input) && (!a.shown || a.shown(s)));
+    }
     minRangeSpin_->setValue(s.min_range);
     maxRangeSpin_->setValue(s.max_range);
 
     const bool v2 = s.op == QuantOp::QuantizeV2, qdq = isQdq(s.op);
-    setRowVisible(typeCombo_, v2);
-    setRowVisible(modeCombo_, v2);
-    setRowVisible(roundModeCombo_, !roundModesFor(s.op).empty());
-    setRowVisible(narrowRangeCheck_, usesNarrowRange(s.op));
-    setRowVisible(signedInputCheck_, qdq);
-    setRowVisible(numBitsSpin_, qdq);
-    setRowVisible(rangeGivenCheck_, qdq);
-    setRowVisible(numBucketsSpin_, s.op == QuantOp::TpuSimulatedQuantization);
-    setRowVisible(axisSpin_, usesAxis(s.op));
-    setRowVisible(rangeSourceCombo_, v2 && s.axis >= 0);
     setRowVisible(channelSpin_, usesAxis(s.op) && s.axis >= 0);
     refreshChannel();
-    setRowVisible(ensureMinimumRangeSpin_, v2);
     // The range fields mean nothing when the op takes its range from the data.
     const bool rangeUsed = !(qdq && !s.range_given) &&
                            !(v2 && s.axis >= 0 && s.range_source == RangeSource::FromData);
     minRangeSpin_->setEnabled(rangeUsed);
     maxRangeSpin_->setEnabled(rangeUsed);
-    const char* lo = v2 ? "min_range" : qdq ? "input_min" : "lower";
-    const char* hi = v2 ? "max_range" : qdq ? "input_max" : "upper";
-    if (auto* l = qobject_cast<QLabel*>(form_->labelForField(minRangeSpin_)))
-        l->setText(QString::fromLatin1(lo));
-    if (auto* l = qobject_cast<QLabel*>(form_->labelForField(maxRangeSpin_)))
-        l->setText(QString::fromLatin1(hi));
+    const RangeInputNames names = rangeInputNames(s.op);
+    if (auto* l = qobject_cast<QLabel*>(form_->labelForField(minRangeSpin_))) l->setText(toQString(names.tf_min));
+    if (auto* l = qobject_cast<QLabel*>(form_->labelForField(maxRangeSpin_))) l->setText(toQString(names.tf_max));
 }
 
 void ParameterPanel::setError(const QString& message) {

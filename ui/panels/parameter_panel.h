@@ -1,10 +1,14 @@
-// The parameter form: one widget per attribute of the chosen op (TF's names, defaults and
-// allowed values, a tooltip each), bound both ways to the ExplorerModel: a widget edit calls
-// a model setter (one undo step); a model change (edit, undo, session) refreshes the widgets
-// without echoing back. Rows an op does not have are hidden. No maths, no state of its own.
+// The parameter form: one widget per attribute of the chosen op, built from the attribute
+// table (core/analysis/op_attributes.h: TF's names, defaults and allowed values, a tooltip
+// each), bound both ways to the ExplorerModel: a widget edit calls the model's setter (one
+// undo step); a model change (edit, undo, session) refreshes the widgets without echoing
+// back. Rows an op does not have are hidden. No maths, no state of its own.
 #pragma once
 
 #include <QWidget>
+#include <vector>
+
+#include "core/analysis/op_attributes.h"
 
 class QCheckBox;
 class QComboBox;
@@ -30,7 +34,16 @@ signals:
     void rangeFromDataRequested();  // the "From data" button
 
 private:
+    // One attribute's widget: a QCheckBox (Bool), QSpinBox (Int), QDoubleSpinBox (Float) or
+    // QComboBox (Enum), named after the attribute ("narrowRangeCheck", "numBitsSpin", ...).
+    struct AttributeField {
+        const qs::OpAttribute* attribute;
+        QWidget* widget;
+    };
+
     void buildForm();
+    QWidget* makeField(const qs::OpAttribute& attribute);
+    void showValue(const AttributeField& field, const qs::QuantSpec& spec);
     void connectWidgetsToModel();
     void refreshFromModel();  // every widget from the model, signals blocked
     void refreshChannel();
@@ -39,18 +52,8 @@ private:
     ExplorerModel* model_;
     QFormLayout* form_ = nullptr;
     QComboBox* opCombo_ = nullptr;
-    QComboBox* typeCombo_ = nullptr;
-    QComboBox* modeCombo_ = nullptr;
-    QComboBox* roundModeCombo_ = nullptr;
-    QCheckBox* narrowRangeCheck_ = nullptr;
-    QCheckBox* signedInputCheck_ = nullptr;
-    QSpinBox* numBitsSpin_ = nullptr;
-    QCheckBox* rangeGivenCheck_ = nullptr;
-    QSpinBox* numBucketsSpin_ = nullptr;
-    QSpinBox* axisSpin_ = nullptr;
-    QComboBox* rangeSourceCombo_ = nullptr;
+    std::vector<AttributeField> fields_;  // in the table's order
     QSpinBox* channelSpin_ = nullptr;  // which channel's transfer curve is drawn (view state)
-    QDoubleSpinBox* ensureMinimumRangeSpin_ = nullptr;
     QDoubleSpinBox* minRangeSpin_ = nullptr;
     QDoubleSpinBox* maxRangeSpin_ = nullptr;
     QPushButton* fromDataButton_ = nullptr;

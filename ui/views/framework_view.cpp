@@ -13,14 +13,13 @@
 
 #include <qcustomplot.h>
 
-#include "ui/compute/latest_job.h"
+#include "ui/compute/framework_service.h"
 #include "ui/plot/plot_items.h"
 
 namespace qs::ui {
 
 using qs::analysis::DiffReason;
 using qs::analysis::PreparedScheme;
-using qs::analysis::Scheme;
 using qs::analysis::SchemeKind;
 
 namespace {
@@ -28,53 +27,26 @@ namespace {
 constexpr int kCurvePoints = 1600;  // samples of the visible window per curve
 constexpr int kFirstReasonColumn = 4;
 
-int bitsFor(const qs::QuantSpec& spec) {
-    switch (spec.op) {
-    case qs::QuantOp::QuantizeV2: return qs::qtypeInfo(spec.T).bits;
-    case qs::QuantOp::TpuSimulatedQuantization:
-        return static_cast<int>(std::lround(std::log2(std::max<double>(2, static_cast<double>(spec.num_buckets)))));
-    default: return static_cast<int>(spec.num_bits);
-    }
+// How the range and bits were chosen, above the curves.
+QString noteFor(const FrameworkInput& in) {
+    return QObject::tr("All schemes on [%1, %2] (%3), %4 bits%5.")
+        .arg(in.min).arg(in.max)
+        .arg(in.range_given ? QObject::tr("the requested range") : QObject::tr("the data's range"))
+        .arg(in.bits)
+        .arg(in.op_bits != in.bits ? QObject::tr(" (the op's %1 bits are outside 2–16)").arg(in.op_bits) : QString());
+}
+
+// `first` and `second` in a splitter, sharing its space 3 : 2.
+QSplitter* splitThreeToTwo(Qt::Orientation orientation, QWidget* first, QWidget* second) {
+    auto* split = new QSplitter(orientation);
+    split->addWidget(first);
+    split->addWidget(second);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    return split;
 }
 
 }  // namespace
-
-FrameworkInput frameworkInputFor(const qs::QuantSpec& spec, float dataMin, float dataMax, bool withR14) {
-    FrameworkInput in;
-    const bool given = spec.range_source == qs::RangeSource::Given;
-    in.min = given ? spec.min_range : dataMin;
-    in.max = given ? spec.max_range : dataMax;
-    const int opBits = bitsFor(spec);
-    in.bits = std::clamp(opBits, 2, 16);
-    const bool isSigned = spec.op == qs::QuantOp::QuantizeV2 ? qs::qtypeInfo(spec.T).isSigned
-                          : spec.op == qs::QuantOp::TpuSimulatedQuantization ? true
-                                                                             : spec.signed_input;
-    Scheme tf;
-    tf.kind = SchemeKind::Tf;
-    tf.tf = spec;
-    in.schemes.push_back(tf);
-    for (SchemeKind k : {SchemeKind::PyTorch, SchemeKind::Onnx, SchemeKind::TfliteInt8,
-                         SchemeKind::TfliteSymmetric}) {
-        Scheme s;
-        s.kind = k;
-        s.is_signed = isSigned;
-        in.schemes.push_back(s);
-    }
-    if (withR14) {
-        Scheme s;
-        s.kind = SchemeKind::ScaledR14;
-        s.tf = spec;
-        if (spec.op != qs::QuantOp::QuantizeV2) s.tf.T = isSigned ? qs::QType::QInt8 : qs::QType::QUInt8;
-        in.schemes.push_back(s);
-    }
-    in.note = QObject::tr("All schemes on [%1, %2] (%3), %4 bits%5.")
-                  .arg(in.min).arg(in.max)
-                  .arg(given ? QObject::tr("the requested range") : QObject::tr("the data's range"))
-                  .arg(in.bits)
-                  .arg(opBits != in.bits ? QObject::tr(" (the op's %1 bits are outside 2–16)").arg(opBits)
-                                         : QString());
-    return in;
-}
 
 void FrameworkView::setSchemes(std::vector<PreparedScheme> schemes, float min, float max) {
     schemes_ = std::move(schemes);
@@ -161,7 +133,8 @@ void FrameworkView::applySeriesStyle(const PlotPalette& c) {
 
 // --- FrameworkView -------------------------------------------------------------------
 
-FrameworkView::FrameworkView(QWidget* parent) : PlotFrame(parent) {
+FrameworkView::FrameworkView(FrameworkService* service, QWidget* parent)
+    : PlotFrame(parent), service_(service ? service : new FrameworkService(this)) {
     setObjectName(QStringLiteral("frameworkView"));
     plot()->setObjectName(QStringLiteral("frameworkPlot"));
     plot()->xAxis->setLabel(tr("input x (float32)"));
@@ -170,8 +143,9 @@ FrameworkView::FrameworkView(QWidget* parent) : PlotFrame(parent) {
     plot()->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
     plot()->legend->setVisible(true);
     plot()->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
-    job_ = new LatestJob(this);
-    connect(job_, &LatestJob::failed, this, &FrameworkView::showError);
+    connect(service_, &FrameworkService::compared, this,
+            [this](FrameworkComparisonPtr result) { showComparison(*result); });
+    connect(service_, &FrameworkService::failed, this, &FrameworkView::showError);
 
     r14_ = new QCheckBox(tr("Also show SCALED as documented in r1.4 (not what the kernel does)"));
     r14_->setObjectName(QStringLiteral("frameworkR14"));
@@ -212,18 +186,9 @@ FrameworkView::FrameworkView(QWidget* parent) : PlotFrame(parent) {
         zoomTo(item->data(Qt::UserRole).toDouble(), 4 * item->data(Qt::UserRole + 1).toDouble());
     });
 
-    auto* bottom = new QSplitter(Qt::Horizontal);
-    bottom->addWidget(table_);
-    bottom->addWidget(examples_);
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 2);
-    auto* split = new QSplitter(Qt::Vertical);
     auto* layout = static_cast<QVBoxLayout*>(this->layout());  // PlotFrame's: the plot alone
     layout->removeWidget(plot());
-    split->addWidget(plot());
-    split->addWidget(bottom);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    auto* split = splitThreeToTwo(Qt::Vertical, plot(), splitThreeToTwo(Qt::Horizontal, table_, examples_));
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(note_);
     layout->addWidget(split, 1);
@@ -233,7 +198,7 @@ FrameworkView::FrameworkView(QWidget* parent) : PlotFrame(parent) {
 
 FrameworkView::~FrameworkView() = default;
 
-bool FrameworkView::busy() const { return job_->busy() || (dirty_ && isVisible()); }
+bool FrameworkView::busy() const { return service_->busy() || (dirty_ && isVisible()); }
 
 void FrameworkView::setInput(std::shared_ptr<const qs::analysis::ExplorerResult> result,
                              std::shared_ptr<const qs::data::Dataset> data) {
@@ -245,27 +210,17 @@ void FrameworkView::setInput(std::shared_ptr<const qs::analysis::ExplorerResult>
     if (isVisible()) start();
 }
 
-std::optional<std::vector<PreparedScheme>> FrameworkView::prepare(const FrameworkInput& in, QString* error) {
-    std::vector<PreparedScheme> prepared;
-    for (const Scheme& s : in.schemes) {
-        auto p = PreparedScheme::make(s, in.min, in.max, in.bits);
-        if (!p) {
-            *error = QString::fromStdString(p.error().message);
-            return std::nullopt;
-        }
-        prepared.push_back(std::move(p).value());
-    }
-    return prepared;
+FrameworkInput FrameworkView::currentInput() const {
+    return qs::analysis::frameworkSetupFor(result_->spec, result_->data_min, result_->data_max, r14_->isChecked());
 }
 
 void FrameworkView::drawCurves() {
     // The curves are cheap (a few thousand single values): drawn at once, also while hidden,
     // so the tab is never empty; only the per-element comparison waits for the thread pool.
     if (!result_) return;
-    const FrameworkInput in = frameworkInputFor(result_->spec, result_->data_min, result_->data_max, r14_->isChecked());
-    QString error;
-    if (auto prepared = prepare(in, &error)) setSchemes(std::move(*prepared), in.min, in.max);
-    else setSchemes({}, in.min, in.max);
+    const FrameworkInput in = currentInput();
+    auto prepared = qs::analysis::prepareSchemes(in);
+    setSchemes(prepared ? std::move(prepared).value() : std::vector<PreparedScheme>{}, in.min, in.max);
 }
 
 void FrameworkView::showEvent(QShowEvent* event) {
@@ -276,55 +231,15 @@ void FrameworkView::showEvent(QShowEvent* event) {
 void FrameworkView::start() {
     if (!result_ || !data_) return;
     dirty_ = false;
-    FrameworkInput in = frameworkInputFor(result_->spec, result_->data_min, result_->data_max, r14_->isChecked());
-    note_->setText(in.note + tr("  Computing…"));
-    auto data = data_;
-    job_->submit([this, in = std::move(in), data]() -> std::function<void()> {
-        auto cmp = qs::analysis::compareSchemes(data->values, in.min, in.max, in.bits, in.schemes);
-        if (!cmp) {
-            QString message = QString::fromStdString(cmp.error().message);
-            return [this, message] { showError(message); };
-        }
-        QString error;
-        auto preparedOr = prepare(in, &error);
-        if (!preparedOr) return [this, error] { showError(error); };
-        const std::vector<PreparedScheme>& prepared = *preparedOr;
-        // One example per pair and reason: the first element that disagrees for that reason.
-        std::vector<Example> examples;
-        for (const qs::analysis::PairDiff& d : cmp->diffs) {
-            if (d.differing == 0) continue;
-            const auto& oa = cmp->outputs[static_cast<size_t>(d.a)].output;
-            const auto& ob = cmp->outputs[static_cast<size_t>(d.b)].output;
-            std::array<bool, qs::analysis::kDiffReasonCount> seen{};
-            int wanted = 0;
-            for (int64_t n : d.by_reason) wanted += n > 0;
-            for (size_t i = static_cast<size_t>(d.first_index); i < oa.size() && wanted > 0; ++i) {
-                if (oa[i] == ob[i] || (std::isnan(oa[i]) && std::isnan(ob[i]))) continue;
-                const float x = data->values[i];
-                const auto e = qs::analysis::explainDifference(x, prepared[static_cast<size_t>(d.a)],
-                                                               prepared[static_cast<size_t>(d.b)]);
-                auto& s = seen[static_cast<size_t>(e.reason)];
-                if (s) continue;
-                s = true;
-                --wanted;
-                examples.push_back({x, prepared[static_cast<size_t>(d.a)].step(),
-                                    QStringLiteral("%1 vs %2 — %3")
-                                        .arg(QString::fromStdString(cmp->outputs[static_cast<size_t>(d.a)].label),
-                                             QString::fromStdString(cmp->outputs[static_cast<size_t>(d.b)].label),
-                                             QString::fromStdString(e.text))});
-            }
-        }
-        auto shared = std::make_shared<qs::analysis::SchemeComparison>(std::move(cmp).value());
-        return [this, in, shared, examples] {
-            showComparison(in, std::move(*shared), examples);
-        };
-    });
+    const FrameworkInput in = currentInput();
+    note_->setText(noteFor(in) + tr("  Computing…"));
+    service_->request(in, data_);
 }
 
-void FrameworkView::showComparison(const FrameworkInput& input, qs::analysis::SchemeComparison cmp,
-                         const std::vector<Example>& examples) {
-    input_ = input;
-    note_->setText(input.note);
+void FrameworkView::showComparison(const qs::analysis::FrameworkComparison& result) {
+    input_ = result.setup;
+    note_->setText(noteFor(input_));
+    const qs::analysis::SchemeComparison& cmp = result.comparison;
     table_->setRowCount(static_cast<int>(cmp.diffs.size()));
     auto cell = [this](int row, int column, const QString& text, bool number) {
         // A zero-width space after '_' and '/' lets "fake_quantize_per_tensor_affine" wrap
@@ -347,13 +262,13 @@ void FrameworkView::showComparison(const FrameworkInput& input, qs::analysis::Sc
     }
     table_->resizeRowsToContents();
     examples_->clear();
-    for (const Example& e : examples) {
-        auto* item = new QListWidgetItem(e.text, examples_);
+    for (const qs::analysis::DiffExample& e : result.examples) {
+        auto* item = new QListWidgetItem(QString::fromStdString(e.text), examples_);
         item->setData(Qt::UserRole, e.x);
         item->setData(Qt::UserRole + 1, e.step);
     }
-    if (examples.empty()) examples_->addItem(tr("Every scheme gives the same output for every element."));
-    comparison_ = std::move(cmp);
+    if (result.examples.empty()) examples_->addItem(tr("Every scheme gives the same output for every element."));
+    comparison_ = cmp;
     emit comparisonShown();
 }
 

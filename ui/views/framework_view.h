@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/analysis/explorer.h"
-#include "core/analysis/framework_schemes.h"
+#include "core/analysis/framework_compare.h"
 #include "core/data/dataset.h"
 #include "ui/plot/plot_frame.h"
 
@@ -25,27 +25,18 @@ class QCPGraph;
 
 namespace qs::ui {
 
-class LatestJob;
+class FrameworkService;
 
-// What the comparison runs: the schemes on one range and bit width.
-struct FrameworkInput {
-    std::vector<qs::analysis::Scheme> schemes;
-    float min = 0, max = 0;
-    int bits = 8;
-    QString note;  // how the range and bits were chosen
-};
-
-// The schemes for the explorer's spec: TF's op as set up, then the affine schemes with the
-// op's signedness, on the requested range (the data's when the range comes from the data)
-// and the op's bit width (the type's, num_bits, or log2 num_buckets; at most 16).
-FrameworkInput frameworkInputFor(const qs::QuantSpec& spec, float dataMin, float dataMax, bool withR14);
+// What the comparison runs: the schemes on one range and bit width (core's).
+using FrameworkInput = qs::analysis::FrameworkSetup;
 
 // A PlotFrame (the curves; export, zoom and themes as every view) with the table, the
 // examples and the r1.4 switch laid out around its plot.
 class FrameworkView : public PlotFrame {
     Q_OBJECT
 public:
-    explicit FrameworkView(QWidget* parent = nullptr);
+    // Without a service the view makes its own (until a controller hands it one).
+    explicit FrameworkView(FrameworkService* service = nullptr, QWidget* parent = nullptr);
     ~FrameworkView() override;
 
     // The explorer's latest result and the data it ran on; compared when visible.
@@ -73,19 +64,12 @@ protected:
 
 private:
     void start();
-    struct Example {
-        double x = 0;
-        double step = 0;
-        QString text;
-    };
-    void showComparison(const FrameworkInput& input, qs::analysis::SchemeComparison comparison,
-              const std::vector<Example>& examples);
+    void showComparison(const qs::analysis::FrameworkComparison& result);
     void showError(const QString& message);
     void setSchemes(std::vector<qs::analysis::PreparedScheme> schemes, float min, float max);
     void resample();
     void drawCurves();
-    static std::optional<std::vector<qs::analysis::PreparedScheme>> prepare(const FrameworkInput& in,
-                                                                             QString* error);
+    FrameworkInput currentInput() const;
 
     std::vector<qs::analysis::PreparedScheme> schemes_;
     QList<QCPGraph*> graphs_;
@@ -94,7 +78,7 @@ private:
     QListWidget* examples_ = nullptr;
     QCheckBox* r14_ = nullptr;
     QLabel* note_ = nullptr;
-    LatestJob* job_ = nullptr;
+    FrameworkService* service_ = nullptr;
     std::shared_ptr<const qs::analysis::ExplorerResult> result_;
     std::shared_ptr<const qs::data::Dataset> data_;
     bool dirty_ = false;

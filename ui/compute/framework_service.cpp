@@ -1,0 +1,21 @@
+#include "ui/compute/framework_service.h"
+
+namespace qs::ui {
+
+FrameworkService::FrameworkService(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<FrameworkComparisonPtr>();
+    connect(&runner_, &JobRunner::failed, this, [this](const QString& message) { emit failed(message); });
+}
+
+void FrameworkService::request(const qs::analysis::FrameworkSetup& setup,
+                               std::shared_ptr<const qs::data::Dataset> data) {
+    runner_.submit([this, setup, data = std::move(data)](const JobContext&) -> JobRunner::Delivery {
+        auto r = qs::analysis::compareFrameworks(data->values, setup);
+        if (!r) return [this, message = QString::fromStdString(r.error().message)] { emit failed(message); };
+        return [this, result = std::make_shared<const qs::analysis::FrameworkComparison>(std::move(r).value())] {
+            emit compared(result);
+        };
+    });
+}
+
+}  // namespace qs::ui

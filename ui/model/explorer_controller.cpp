@@ -1,0 +1,121 @@
+#include "ui/model/explorer_controller.h"
+
+#include <algorithm>
+
+#include "ui/analysis/analysis_service.h"
+#include "ui/compute/data_service.h"
+#include "ui/compute/framework_service.h"
+#include "ui/model/explorer_model.h"
+
+namespace qs::ui {
+
+ExplorerController::ExplorerController(ExplorerModel* model, QObject* parent)
+    : QObject(parent),
+      model_(model),
+      data_(new DataService(this)),
+      compute_(new ComputeService(this)),
+      analysis_(new AnalysisService(this)),
+      frameworks_(new FrameworkService(this)) {
+    connect(model_, &ExplorerModel::specChanged, this, &ExplorerController::requestCompute);
+    connect(model_, &ExplorerModel::dataSourceChanged, this, [this] { data_->load(model_->dataSource()); });
+    connect(model_, &ExplorerModel::viewStateChanged, this, &ExplorerController::onViewStateChanged);
+    connect(data_, &DataService::loaded, this, [this] {
+        compute_->cancelRunning();  // its data is gone
+        requestCompute();
+    });
+    connect(compute_, &ComputeService::resultReady, this, &ExplorerController::showResult);
+    connect(compute_, &ComputeService::failed, this, [this](const QString& kind, const QString& message) {
+        stale_ = true;  // the last valid result stays on show, behind the model
+        emit computeFailed(QStringLiteral("%1: %2").arg(kind, message));
+    });
+}
+
+ExplorerController::~ExplorerController() = default;
+
+void ExplorerController::start() { data_->load(model_->dataSource()); }
+
+void ExplorerController::requestCompute() {
+    DatasetPtr data = data_->dataset();
+    if (!data) return;  // the first load will ask again
+    qs::analysis::ExplorerOptions options;
+    options.channel = model_->viewState().channel;
+    latestSerial_ = compute_->request(model_->spec(), std::move(data), options);
+}
+
+void ExplorerController::showResult(ExplorerResultPtr result, quint64 serial, double milliseconds) {
+    lastResult_ = result;
+    stale_ = serial != latestSerial_;  // an older request's result while a newer one runs
+    emit resultChanged(std::move(result), serial, milliseconds);
+}
+
+void ExplorerController::onViewStateChanged() {
+    // The curve's channel is an input of the computation; the rest of the view state is
+    // presentation.
+    if (lastResult_ && lastResult_->curve_channel != model_->viewState().channel &&
+        lastResult_->run.slices.size() > 1)
+        requestCompute();
+}
+
+void ExplorerController::dragRange(float min, float max, bool finished) {
+    if (!dragging_) {
+        model_->beginGesture();
+        dragging_ = true;
+    }
+    model_->setRange(min, max);
+    if (finished) {
+        model_->endGesture();
+        dragging_ = false;
+    }
+}
+
+void ExplorerController::stepMode(int delta) {
+    // QuantizeV2 cycles its modes, the other ops their round modes: quick comparisons.
+    const qs::QuantSpec& s = model_->spec();
+    if (s.op == qs::QuantOp::QuantizeV2) {
+        const int m = (static_cast<int>(s.mode) + delta + 3) % 3;
+        qs::QuantSpec next = s;
+        next.mode = static_cast<qs::QuantizeMode>(m);
+        if (next.mode != qs::QuantizeMode::Scaled) next.round_mode = qs::RoundMode::HalfAwayFromZero;
+        model_->editSpec(next, tr("Mode: %1").arg(QString::fromUtf8(qs::modeName(next.mode).data())));
+        return;
+    }
+    const auto modes = qs::roundModesFor(s.op);
+    if (modes.empty()) return;
+    auto it = std::find(modes.begin(), modes.end(), s.round_mode);
+    const auto i = static_cast<long>(it == modes.end() ? 0 : it - modes.begin());
+    const long n = static_cast<long>(modes.size());
+    model_->setRoundMode(modes[static_cast<size_t>(((i + delta) % n + n) % n)]);
+}
+
+bool ExplorerController::rangeFromData() {
+    if (!lastResult_) return false;
+    model_->setRange(lastResult_->data_min, lastResult_->data_max);
+    return true;
+}
+
+void ExplorerController::openDataFile(const QString& path) {
+    DataSource source = model_->dataSource();
+    source.path = path;
+    model_->setDataSource(source);
+}
+
+template <typename Edit>
+void ExplorerController::editViewState(Edit edit) {
+    ViewState v = model_->viewState();
+    edit(v);
+    model_->setViewState(v);
+}
+
+void ExplorerController::setCurrentTab(int tab) {
+    editViewState([tab](ViewState& v) { v.tab = tab; });
+}
+
+void ExplorerController::setErrorLogScale(bool on) {
+    editViewState([on](ViewState& v) { v.errorLogScale = on; });
+}
+
+void ExplorerController::setDarkTheme(bool dark) {
+    editViewState([dark](ViewState& v) { v.dark = dark; });
+}
+
+}  // namespace qs::ui
