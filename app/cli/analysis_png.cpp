@@ -53,4 +53,6 @@ Result<QByteArray> renderAnalysisPng(const PngRequest& r, const TensorRef<float>
     return bytes;
 }
 
+void installPictureOutputs() { analysisPngRenderer = renderAnalysisPng; }
+
 }  // namespace qs::cli

@@ -19,6 +19,8 @@
 
 namespace qs::cli {
 
+AnalysisPngRenderer analysisPngRenderer = nullptr;
+
 namespace {
 
 constexpr const char* kCommand = "analyze";
@@ -281,7 +283,9 @@ int runAnalyze(const std::vector<std::string>& args) {
         png.comparison = comparisonKept ? &*comparisonKept : nullptr;
         png.calibration = &settings.calibration;
         for (const AnalysisSource& s : sources) png.specs.push_back(s.spec);
-        const Result<QByteArray> picture = renderAnalysisPng(png, dataset->ref());
+        if (!analysisPngRenderer)
+            return reportInputError(kCommand, "--png: this program was built without picture outputs");
+        const Result<QByteArray> picture = analysisPngRenderer(png, dataset->ref());
         if (!picture) return reportInputError(kCommand, value("--png") + ": " + picture.error().message);
         if (Status s = writeFileOutput(png.path, *picture); !s) return reportInputError(kCommand, s.error().message);
     }
