@@ -466,7 +466,7 @@ void MainWindow::exportStatsDialog() {
                                                       tr("CSV files (*.csv)"));
     if (path.isEmpty()) return;
     QString error;
-    if (!writeCsv(path, statsPanel_->csvTable(), &error))
+    if (!statsPanel_->exportCsv(path, &error))
         QMessageBox::warning(this, tr("Export statistics"), error);
 }
 

@@ -48,9 +48,11 @@ Result<QByteArray> renderAnalysisPng(const PngRequest& r, const TensorRef<float>
     owner->resize(r.width, r.height);
     QString error;
     const QByteArray bytes =
-        frame->imageBytes(ui::PlotFrame::imageFormat(ui::displayPath(r.path)), r.width, r.height, 96, &error);
+        frame->exporter().imageBytes(ui::PlotExporter::imageFormat(ui::displayPath(r.path)), r.width, r.height, 96, &error);
     if (bytes.isEmpty()) return Error{"DataError", error.toStdString()};
     return bytes;
 }
+
+void installPictureOutputs() { analysisPngRenderer = renderAnalysisPng; }
 
 }  // namespace qs::cli

@@ -36,4 +36,12 @@ struct PngRequest {
 // analysis's own (calibrate is recomputed for the view's histogram).
 Result<QByteArray> renderAnalysisPng(const PngRequest& request, const TensorRef<float>& data);
 
+// `analyze` (a text command, in qs_cli without widgets) reaches renderAnalysisPng (in
+// qs_cli_pictures, which links the widgets library) through this hook, which main()
+// installs with installPictureOutputs(). Null in a program that links no pictures; `--png`
+// then says so.
+using AnalysisPngRenderer = Result<QByteArray> (*)(const PngRequest&, const TensorRef<float>&);
+extern AnalysisPngRenderer analysisPngRenderer;
+void installPictureOutputs();
+
 }  // namespace qs::cli

@@ -3,23 +3,12 @@
 #include <cmath>
 
 #include "core/analysis/op_attributes.h"
-#include "ui/plot/plot_frame.h"  // csvNumber: the same number text as the views' CSVs
 
 namespace qs::cli {
 
 namespace {
 
-std::string num(double v) { return ui::csvNumber(v).toStdString(); }
-
-std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string quoted = "\"";
-    for (char c : s) {
-        if (c == '"') quoted += '"';
-        quoted += c;
-    }
-    return quoted + '"';
-}
+std::string num(double v) { return data::csvNumber(v); }  // the same number text as the views' CSVs
 
 const std::vector<std::string> kStatsColumns{"mse",      "rmse",           "max_abs_error",
                                              "mean_error", "sqnr_db",      "cosine",
@@ -71,20 +60,6 @@ std::string methodKey(analysis::CalibrationMethod m) {
 }
 
 }  // namespace
-
-std::string csvText(const TextTable& table) {
-    auto line = [](const std::vector<std::string>& cells) {
-        std::string s;
-        for (size_t i = 0; i < cells.size(); ++i) {
-            if (i) s += ',';
-            s += csvField(cells[i]);
-        }
-        return s + '\n';
-    };
-    std::string out = line(table.header);
-    for (const auto& row : table.rows) out += line(row);
-    return out;
-}
 
 JsonOut specJson(const QuantSpec& s) {
     JsonOut j;
@@ -142,8 +117,8 @@ JsonOut bitSweepJson(const AnalysisSource& source, const DataSummary& data,
     return j;
 }
 
-TextTable bitSweepTable(const analysis::BitSweep& sweep) {
-    TextTable t{{"bits", "mse", "sqnr_db", "theory_sqnr_db", "levels", "levels_in_range",
+data::TextTable bitSweepTable(const analysis::BitSweep& sweep) {
+    data::TextTable t{{"bits", "mse", "sqnr_db", "theory_sqnr_db", "levels", "levels_in_range",
                  "levels_used", "step"},
                 {}};
     for (const analysis::BitSweepRow& r : sweep.rows)
@@ -187,8 +162,8 @@ JsonOut clipSweepJson(const AnalysisSource& source, const DataSummary& data,
     return j;
 }
 
-TextTable clipSweepTable(const analysis::ClipSweep& sweep) {
-    TextTable t{{"alpha", "mse", "gaussian_mse", "laplace_mse"}, {}};
+data::TextTable clipSweepTable(const analysis::ClipSweep& sweep) {
+    data::TextTable t{{"alpha", "mse", "gaussian_mse", "laplace_mse"}, {}};
     for (const analysis::ClipPoint& p : sweep.points)
         t.rows.push_back({num(p.alpha), num(p.mse), num(p.gaussian_mse), num(p.laplace_mse)});
     return t;
@@ -214,8 +189,8 @@ JsonOut calibrationJson(const AnalysisSource& source, const DataSummary& data,
     return j;
 }
 
-TextTable calibrationTable(const std::vector<analysis::Calibration>& methods) {
-    TextTable t{withStatsColumns({"method", "min", "max"}), {}};
+data::TextTable calibrationTable(const std::vector<analysis::Calibration>& methods) {
+    data::TextTable t{withStatsColumns({"method", "min", "max"}), {}};
     for (const analysis::Calibration& c : methods) {
         std::vector<std::string> row{methodKey(c.method),
                                      num(c.min), num(c.max)};
@@ -242,8 +217,8 @@ JsonOut comparisonJson(const DataSummary& data, const std::vector<Configuration>
     return j;
 }
 
-TextTable comparisonTable(const std::vector<Configuration>& configs) {
-    TextTable t{withStatsColumns({"case", "op", "output_min", "output_max", "step"}), {}};
+data::TextTable comparisonTable(const std::vector<Configuration>& configs) {
+    data::TextTable t{withStatsColumns({"case", "op", "output_min", "output_max", "step"}), {}};
     for (const Configuration& c : configs) {
         std::vector<std::string> row{c.source.case_path, std::string(quantOpKey(c.source.spec.op)),
                                      num(c.result.slice.output_min), num(c.result.slice.output_max),

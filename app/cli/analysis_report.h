@@ -16,17 +16,9 @@
 #include "core/analysis/error_stats.h"
 #include "core/analysis/explorer.h"
 #include "core/analysis/quant_spec.h"
+#include "core/data/csv_writer.h"
 
 namespace qs::cli {
-
-// A CSV table of text cells (numbers already formatted).
-struct TextTable {
-    std::vector<std::string> header;
-    std::vector<std::vector<std::string>> rows;
-};
-// Header line then one line per row, '\n' line ends; a field is quoted only when it holds a
-// comma, a quote or a line break.
-std::string csvText(const TextTable& table);
 
 // Where an analysis came from, repeated at the top of every JSON document.
 struct AnalysisSource {
@@ -46,19 +38,19 @@ JsonOut statsJson(const analysis::ErrorStats& stats);
 // bits,mse,sqnr_db,theory_sqnr_db,levels,levels_in_range,levels_used,step
 JsonOut bitSweepJson(const AnalysisSource& source, const DataSummary& data,
                      const analysis::BitSweep& sweep);
-TextTable bitSweepTable(const analysis::BitSweep& sweep);
+data::TextTable bitSweepTable(const analysis::BitSweep& sweep);
 
 // alpha,mse,gaussian_mse,laplace_mse
 JsonOut clipSweepJson(const AnalysisSource& source, const DataSummary& data,
                       const analysis::ClipSweep& sweep,
                       const std::vector<analysis::OptimalClipRow>& optimal);
-TextTable clipSweepTable(const analysis::ClipSweep& sweep);
+data::TextTable clipSweepTable(const analysis::ClipSweep& sweep);
 
 // method,min,max,<stats columns>
 JsonOut calibrationJson(const AnalysisSource& source, const DataSummary& data,
                         const analysis::CalibrationOptions& options,
                         const std::vector<analysis::Calibration>& methods);
-TextTable calibrationTable(const std::vector<analysis::Calibration>& methods);
+data::TextTable calibrationTable(const std::vector<analysis::Calibration>& methods);
 
 // case,op,output_min,output_max,step,<stats columns>; one entry per configuration.
 struct Configuration {
@@ -66,6 +58,6 @@ struct Configuration {
     analysis::ComparisonEntry result;  // what the comparison tab shows for it
 };
 JsonOut comparisonJson(const DataSummary& data, const std::vector<Configuration>& configs);
-TextTable comparisonTable(const std::vector<Configuration>& configs);
+data::TextTable comparisonTable(const std::vector<Configuration>& configs);
 
 }  // namespace qs::cli

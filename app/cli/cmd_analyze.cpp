@@ -19,6 +19,8 @@
 
 namespace qs::cli {
 
+AnalysisPngRenderer analysisPngRenderer = nullptr;
+
 namespace {
 
 constexpr const char* kCommand = "analyze";
@@ -218,7 +220,7 @@ int runAnalyze(const std::vector<std::string>& args) {
     const AnalysisSource& first = sources.front();
 
     JsonOut document;
-    TextTable table;
+    data::TextTable table;
     PngRequest png;
     png.path = value("--png");
     png.kind = pngKind(which->analysis);
@@ -281,7 +283,9 @@ int runAnalyze(const std::vector<std::string>& args) {
         png.comparison = comparisonKept ? &*comparisonKept : nullptr;
         png.calibration = &settings.calibration;
         for (const AnalysisSource& s : sources) png.specs.push_back(s.spec);
-        const Result<QByteArray> picture = renderAnalysisPng(png, dataset->ref());
+        if (!analysisPngRenderer)
+            return reportInputError(kCommand, "--png: this program was built without picture outputs");
+        const Result<QByteArray> picture = analysisPngRenderer(png, dataset->ref());
         if (!picture) return reportInputError(kCommand, value("--png") + ": " + picture.error().message);
         if (Status s = writeFileOutput(png.path, *picture); !s) return reportInputError(kCommand, s.error().message);
     }
@@ -291,7 +295,7 @@ int runAnalyze(const std::vector<std::string>& args) {
         if (Status s = writeOutput(value("--json"), document.dump(2) + "\n"); !s)
             return reportInputError(kCommand, s.error().message);
     if (a.has("--csv"))
-        if (Status s = writeOutput(value("--csv"), csvText(table)); !s)
+        if (Status s = writeOutput(value("--csv"), data::csvText(table)); !s)
             return reportInputError(kCommand, s.error().message);
     return kExitOk;
 }

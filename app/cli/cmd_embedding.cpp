@@ -181,7 +181,7 @@ int run(const std::vector<std::string>& argv) {
     bool failed = !validation.ok();
 
     JsonOut::Array tables, features;
-    TextTable hostsCsv{{"feature", "table", "host", "rows", "bytes_float32", "bytes_quantized",
+    data::TextTable hostsCsv{{"feature", "table", "host", "rows", "bytes_float32", "bytes_quantized",
                         "lookups", "unique_lookups"}, {}};
     for (int t = 0; t < static_cast<int>(doc->tables.size()); ++t) {
         JsonOut tj = JsonOut::Object{};
@@ -258,7 +258,7 @@ int run(const std::vector<std::string>& argv) {
     if (Status s = writeOutput(args.values.at("--report"), report.dump(2) + "\n"); !s)
         return reportInputError(kCommand, s.error().message);
     if (args.has("--csv"))
-        if (Status s = writeOutput(args.values.at("--csv"), csvText(hostsCsv)); !s)
+        if (Status s = writeOutput(args.values.at("--csv"), data::csvText(hostsCsv)); !s)
             return reportInputError(kCommand, s.error().message);
     return failed ? kExitFailed : kExitOk;
 }

@@ -129,19 +129,19 @@ int render(View viewKind, const std::shared_ptr<const analysis::ExplorerResult>&
         return s ? kExitOk : reportInputError(kCommand, s.error().message);
     };
     if (!out.csv.empty()) {  // '-' is standard output
-        const QByteArray text = ui::csvText(frame->csvTable());
-        const Status s = writeOutput(out.csv, std::string_view(text.constData(), static_cast<size_t>(text.size())));
+        const Status s = writeOutput(out.csv, data::csvText(frame->csvTable()));
         if (!s) return reportInputError(kCommand, s.error().message);
     }
+    const ui::PlotExporter exporter = frame->exporter();
     if (!out.png.empty()) {
-        const QByteArray format = ui::PlotFrame::imageFormat(ui::displayPath(out.png));
-        if (const int code = write(out.png, frame->imageBytes(format, out.width, out.height, out.dpi, &error)))
+        const QByteArray format = ui::PlotExporter::imageFormat(ui::displayPath(out.png));
+        if (const int code = write(out.png, exporter.imageBytes(format, out.width, out.height, out.dpi, &error)))
             return code;
     }
     if (!out.svg.empty())
-        if (const int code = write(out.svg, frame->svgBytes(logicalW, logicalH, &error))) return code;
+        if (const int code = write(out.svg, exporter.svgBytes(logicalW, logicalH, &error))) return code;
     if (!out.pdf.empty())
-        if (const int code = write(out.pdf, frame->pdfBytes(logicalW, logicalH, &error))) return code;
+        if (const int code = write(out.pdf, exporter.pdfBytes(logicalW, logicalH, &error))) return code;
     return kExitOk;
 }
 

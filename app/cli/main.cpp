@@ -1,12 +1,14 @@
 // quantscope-cli: the command-line face of QuantScope. A table of commands, one file each
 // (cmd_<name>.cpp defines `const Command <name>Command`). Adding a command: one name on
-// the declaration line and one entry in kCommands.
+// the declaration line and one entry in kCommands. The text commands come from qs_cli
+// (no widgets); `export` and `analyze --png` from qs_cli_pictures (see CMakeLists.txt).
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "app/cli/analysis_png.h"
 #include "app/cli/cmd_common.h"
 
 namespace qs::cli {
@@ -62,6 +64,7 @@ int main(int argc, char** argv) {
     // Past a file-size limit (ulimit -f) a write fails with EFBIG instead of killing the
     // process, so the output that hit it is reported and the previous file kept.
     std::signal(SIGXFSZ, SIG_IGN);
+    qs::cli::installPictureOutputs();
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
         print(overview(), stderr);

@@ -21,7 +21,7 @@
 #include "core/ops/dequantize.h"
 #include "core/ops/quantize_v2.h"
 #include "ui/model/session.h"
-#include "ui/plot/plot_frame.h"  // csvNumber: the text each value must have
+#include "core/data/csv_writer.h"  // csvNumber: the text each value must have
 
 #include "tests/cli/cli_process.h"
 
@@ -52,7 +52,7 @@ float parseFloat(const QString& text) {
     return v;
 }
 
-QString num(double v) { return qs::ui::csvNumber(v); }
+QString num(double v) { return QString::fromStdString(qs::data::csvNumber(v)); }
 
 // The window the transfer CSV must cover: the requested and used ranges, ±25 % of their width.
 void checkWindow(const Csv& csv, double lo, double hi) {

@@ -52,15 +52,8 @@ std::vector<std::pair<double, double>> points(QCPGraph* g) {
 }
 
 qs::QuantSpec signedQdq(int bits, float lo, float hi) {
-    qs::QuantSpec s;
-    s.op = qs::QuantOp::QuantizeAndDequantizeV2;
-    s.round_mode = qs::RoundMode::HalfToEven;
-    s.signed_input = true;
-    s.num_bits = bits;
-    s.range_given = true;
-    s.min_range = lo;
-    s.max_range = hi;
-    return s;
+    return {.op = qs::QuantOp::QuantizeAndDequantizeV2, .round_mode = qs::RoundMode::HalfToEven,
+            .signed_input = true, .num_bits = bits, .range_given = true, .min_range = lo, .max_range = hi};
 }
 
 }  // namespace
@@ -219,13 +212,13 @@ void TstAnalysisViews::bitSweepMatchesTheCore() {
     QVERIFY2(view->caption().contains(QStringLiteral("2^b − 1 of them inside the range")), qPrintable(view->caption()));
     QVERIFY(view->mseRect()->axis(QCPAxis::atLeft)->scaleType() == QCPAxis::stLogarithmic);
     // The CSV holds the rows.
-    const CsvTable csv = view->csvTable();
-    QCOMPARE(csv.header.first(), QStringLiteral("bits"));
-    QCOMPARE(csv.rowCount(), qsizetype(15));
+    const auto csv = view->csvTable();
+    QCOMPARE(csv.header.front(), std::string("bits"));
+    QCOMPARE(csv.rowCount(), size_t(15));
     QCOMPARE(csv.columns[6][6], expected->rows[6].sqnr_db);
     QCOMPARE(csv.columns[3][6], double(expected->rows[6].levels_used));
     // A view image is not blank.
-    const QImage image = view->renderImage(800, 600);
+    const QImage image = view->exporter().renderImage(800, 600);
     QCOMPARE(image.size(), QSize(800, 600));
     screenshot(QStringLiteral("screenshot-bit-sweep.png"));
 }

@@ -22,6 +22,8 @@
 #include "ui/embedding/views/range_suggestions_panel.h"
 #include "ui/embedding/views/sharding_view.h"
 #include "ui/embedding/views/storage_export_panel.h"
+#include "tests/ui/gui_test_env.h"
+#include "tests/ui/table_text.h"
 
 using namespace qs::ui;
 namespace emb = qs::embedding;
@@ -53,6 +55,14 @@ QList<QByteArray> fileLines(const QString& path) {
     return lines(f.readAll());
 }
 
+// Shows the view and lays its plot out at its window size (pixel positions are final).
+bool showLaidOut(PlotFrame& view) {
+    view.show();
+    if (!QTest::qWaitForWindowExposed(&view)) return false;
+    view.plot()->replot();
+    return true;
+}
+
 // Moves the mouse over the plot at plot coordinates (x, y) of the given axes.
 void hover(PlotFrame& view, QCPAxis* x, QCPAxis* y, double kx, double ky) {
     const QPointF pos(x->coordToPixel(kx), y->coordToPixel(ky));
@@ -64,17 +74,8 @@ void hover(PlotFrame& view, QCPAxis* x, QCPAxis* y, double kx, double ky) {
 // num_buckets 5 on [-1, 1]: quantum 0.5, centers -1 … 1. 3 values below lower (in bucket 0
 // with 7 of its own), 5 above upper (in bucket 4 with 3 of its own), one NaN, bucket 2 empty.
 emb::BucketOccupancy occupancy() {
-    emb::BucketOccupancy o;
-    o.config = {5, -1.0, 1.0};
-    o.counts = {10, 4, 0, 6, 8};
-    o.below = 3;
-    o.above = 5;
-    o.nan = 1;
-    o.total = 29;
-    o.empty_buckets = 1;
-    o.entropy_bits = 1.9;
-    o.centers = {-1.0f, -0.5f, 0.0f, 0.5f, 1.0f};
-    return o;
+    return {.config = {5, -1.0, 1.0}, .counts = {10, 4, 0, 6, 8}, .below = 3, .above = 5, .nan = 1, .total = 29,
+            .empty_buckets = 1, .entropy_bits = 1.9, .centers = {-1.0f, -0.5f, 0.0f, 0.5f, 1.0f}};
 }
 
 std::vector<emb::RangeSuggestion> suggestions() {
@@ -169,25 +170,13 @@ emb::PipelineDemoResult pipeline() {
 }
 
 emb::StorageQuantization storage() {
-    emb::StorageQuantization s;
-    s.config = {256, -0.5, 0.5};
-    s.code_bits = 8;
-    s.information_bits = 8;
-    s.rows = 1000;
-    s.dim = 64;
-    s.bytes_float32 = 256000;
-    s.bytes_codes = 64012;
-    s.bytes_packed = 64012;
-    s.saved_fraction = 1.0 - 64012.0 / 256000.0;
-    s.reconstruction = stats(1.25e-6, 0.00196, 0.0, 48.5, 0.99999, 64000);
-    return s;
+    return {.config = {256, -0.5, 0.5}, .code_bits = 8, .information_bits = 8, .rows = 1000, .dim = 64,
+            .bytes_float32 = 256000, .bytes_codes = 64012, .bytes_packed = 64012,
+            .saved_fraction = 1.0 - 64012.0 / 256000.0,
+            .reconstruction = stats(1.25e-6, 0.00196, 0.0, 48.5, 0.99999, 64000)};
 }
 
-QtMessageHandler previousHandler = nullptr;
-void dropSizeHintWarning(QtMsgType type, const QMessageLogContext& context, const QString& message) {
-    if (message == QLatin1String("This plugin does not support propagateSizeHints()")) return;
-    previousHandler(type, context, message);
-}
+SizeHintWarningFilter sizeHintWarnings;
 
 }  // namespace
 
@@ -195,8 +184,8 @@ class TstEmbeddingViews : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase() { previousHandler = qInstallMessageHandler(dropSizeHintWarning); }
-    void cleanupTestCase() { qInstallMessageHandler(previousHandler); }
+    void initTestCase() { sizeHintWarnings.install(); }
+    void cleanupTestCase() { sizeHintWarnings.uninstall(); }
 
     void byteUnits();
     void occupancyBarsSplitTheClippedMass();
@@ -249,16 +238,14 @@ void TstEmbeddingViews::occupancyCaptionCsvReadoutAndLog() {
     QVERIFY2(caption.contains(QStringLiteral("entropy 1.9 bits of log2(5) = 2.322 bits")), qPrintable(caption));
     QVERIFY(view.captionText()->visible());
 
-    const QList<QByteArray> csv = lines(csvText(view.csvTable()));
+    const QList<QByteArray> csv = lines(csvBytes(view.csvTable()));
     QCOMPARE(csv.size(), 6);
     QCOMPARE(csv[0], QByteArray("bucket,center,count,in_range,clipped"));
     QCOMPARE(csv[1], QByteArray("0,-1,10,7,3"));
     QCOMPARE(csv[3], QByteArray("2,0,0,0,0"));
     QCOMPARE(csv[5], QByteArray("4,1,8,3,5"));
 
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.plot()->replot();
+    QVERIFY(showLaidOut(view));
     hover(view, view.plot()->xAxis, view.plot()->yAxis, 0.55, 2);
     QVERIFY(view.readoutText()->visible());
     QVERIFY2(view.readoutText()->text().contains(QStringLiteral("bucket q = 3")), qPrintable(view.readoutText()->text()));
@@ -293,7 +280,7 @@ void TstEmbeddingViews::occupancySuggestionLinesAndClear() {
     QVERIFY(view.messageText()->visible());
     QVERIFY(view.messageText()->text().contains(QStringLiteral("no QuantizationConfig")));
     QVERIFY(!view.captionText()->visible());
-    QCOMPARE(lines(csvText(view.csvTable())).size(), 1);
+    QCOMPARE(lines(csvBytes(view.csvTable())).size(), 1);
 }
 
 void TstEmbeddingViews::heatMapLayersAndColourRanges() {
@@ -344,12 +331,10 @@ void TstEmbeddingViews::heatMapReadoutAndCsv() {
     HeatMapView view;
     view.resize(600, 400);
     view.setWindow(window());
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.plot()->replot();
+    QVERIFY(showLaidOut(view));
     hover(view, view.plot()->xAxis, view.plot()->yAxis, 1.1, 11.2);
     QCOMPARE(view.readoutText()->text(), QStringLiteral("row 11, col 1: float 0.25, quantized 0.5, error 0.25"));
-    const QList<QByteArray> csv = lines(csvText(view.csvTable()));
+    const QList<QByteArray> csv = lines(csvBytes(view.csvTable()));
     QCOMPARE(csv.size(), 13);
     QCOMPARE(csv[0], QByteArray("row,col,float,quantized,error"));
     QCOMPARE(csv[1], QByteArray("10,0,-1,-1,0"));
@@ -409,7 +394,7 @@ void TstEmbeddingViews::featureStatsTableAndCsv() {
     panel.clear();
     QVERIFY(!panel.isStale());
     QCOMPARE(panel.valueText(QStringLiteral("mse")), QStringLiteral("—"));
-    QCOMPARE(panel.csvTable().rows.size(), 0);
+    QVERIFY(panel.csvTable().rows.empty());
 }
 
 void TstEmbeddingViews::rangeSuggestionsApplyAndCsv() {
@@ -437,7 +422,7 @@ void TstEmbeddingViews::rangeSuggestionsApplyAndCsv() {
     QCOMPARE(spy.count(), 2);
     QCOMPARE(spy[1][1].toDouble(), 2.0);
 
-    const QList<QByteArray> csv = lines(textCsv(panel.csvTable()));
+    const QList<QByteArray> csv = lines(csvBytes(panel.csvTable()));
     QCOMPARE(csv.size(), 5);
     QCOMPARE(csv[0], QByteArray("method,lower,upper,mse,sqnr_db,clipped_fraction"));
     QCOMPARE(csv[2], QByteArray("symmetric max |x|,-2,2,0.03,17.25,0"));
@@ -490,15 +475,13 @@ void TstEmbeddingViews::shardingBarsCaptionAndHotHost() {
     QVERIFY(view.bytesRect()->axis(QCPAxis::atLeft)->label().contains(QStringLiteral("KiB")));
     QCOMPARE(view.hotHost(), 2);
 
-    const QList<QByteArray> csv = lines(csvText(view.csvTable()));
+    const QList<QByteArray> csv = lines(csvBytes(view.csvTable()));
     QCOMPARE(csv.size(), 5);
     QCOMPARE(csv[0], QByteArray("host,first_id,rows,bytes_float32,bytes_quantized,lookups,unique_lookups"));
     QCOMPARE(csv[1], QByteArray("0,0,3,4096,12,60,3"));
     QCOMPARE(csv[3], QByteArray("2,6,2,64,8,70,2"));
 
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.plot()->replot();
+    QVERIFY(showLaidOut(view));
     hover(view, view.trafficRect()->axis(QCPAxis::atBottom), view.trafficRect()->axis(QCPAxis::atLeft), 2.1, 10);
     QVERIFY2(view.readoutText()->text().contains(QStringLiteral("host 2  (hot)")), qPrintable(view.readoutText()->text()));
     QVERIFY(view.readoutText()->text().contains(QStringLiteral("lookups 70 (2 distinct)")));
@@ -524,7 +507,7 @@ void TstEmbeddingViews::pipelineSeriesCaptionAndCsv() {
     QCOMPARE(values(view.meanDifference()->data())[1], 0.004);
     QVERIFY(view.titleElement()->text().contains(QStringLiteral("18 of 64 activations read stale rows")));
     QVERIFY(view.captionElement()->text().contains(QStringLiteral("do not see step N's gradient updates")));
-    const QList<QByteArray> csv = lines(csvText(view.csvTable()));
+    const QList<QByteArray> csv = lines(csvBytes(view.csvTable()));
     QCOMPARE(csv.size(), 5);
     QCOMPARE(csv[0], QByteArray("step,loss_sequential,loss_pipelined,activations,stale_activations,stale_rows,"
                                 "mean_abs_difference,max_abs_difference"));
@@ -556,7 +539,7 @@ void TstEmbeddingViews::storagePanelAndExportButton() {
     QTest::mouseClick(panel.exportButton(), Qt::LeftButton);
     QCOMPARE(spy.count(), 1);
 
-    const QList<QByteArray> csv = lines(textCsv(panel.csvTable()));
+    const QList<QByteArray> csv = lines(csvBytes(panel.csvTable()));
     QCOMPARE(csv[0], QByteArray("key,value"));
     QVERIFY(csv.contains(QByteArray("dtype,uint8")));
     QVERIFY(csv.contains(QByteArray("bytes_codes,64012")));
@@ -567,7 +550,7 @@ void TstEmbeddingViews::storagePanelAndExportButton() {
     QVERIFY(!panel.exportButton()->isEnabled());
     QTest::mouseClick(panel.exportButton(), Qt::LeftButton);
     QCOMPARE(spy.count(), 1);  // disabled: no request
-    QCOMPARE(panel.csvTable().rows.size(), 0);
+    QVERIFY(panel.csvTable().rows.empty());
 }
 
 void TstEmbeddingViews::themesAndStale() {
@@ -625,7 +608,7 @@ void TstEmbeddingViews::screenshots() {
     OccupancyView occ;
     occ.setOccupancy(o);
     occ.setSuggestions({{"min-max", -0.4, 0.42, 0, 0, 0}, {"percentile 99.9", -0.3, 0.31, 0, 0, 0}});
-    QVERIFY(occ.exportImage(dir + QStringLiteral("/occupancy.png"), 900, 520));
+    QVERIFY(occ.exporter().exportImage(dir + QStringLiteral("/occupancy.png"), 900, 520));
 
     emb::TableWindow w;
     w.first_row = 100;
@@ -643,19 +626,19 @@ void TstEmbeddingViews::screenshots() {
     HeatMapView map;
     map.resize(900, 520);
     map.setWindow(w);
-    QVERIFY(map.exportImage(dir + QStringLiteral("/heatmap_float.png"), 900, 520));
+    QVERIFY(map.exporter().exportImage(dir + QStringLiteral("/heatmap_float.png"), 900, 520));
     map.setLayer(HeatMapView::Layer::Error);
     QVERIFY(map.grab().save(dir + QStringLiteral("/heatmap_error_widget.png")));
 
     emb::ShardingReport sh = sharding();
     ShardingView shv;
     shv.setReport(sh);
-    QVERIFY(shv.exportImage(dir + QStringLiteral("/sharding.png"), 900, 650));
+    QVERIFY(shv.exporter().exportImage(dir + QStringLiteral("/sharding.png"), 900, 650));
     PipelineView pv;
     pv.setDemo(pipeline());
-    QVERIFY(pv.exportImage(dir + QStringLiteral("/pipeline.png"), 900, 600));
+    QVERIFY(pv.exporter().exportImage(dir + QStringLiteral("/pipeline.png"), 900, 600));
     pv.setTheme(Theme::Dark);
-    QVERIFY(pv.exportImage(dir + QStringLiteral("/pipeline_dark.png"), 900, 600));
+    QVERIFY(pv.exporter().exportImage(dir + QStringLiteral("/pipeline_dark.png"), 900, 600));
 
     FeatureStatsPanel fs;
     fs.resize(640, 420);

@@ -2,6 +2,7 @@
 // PNG, SVG, PDF and CSV (the CSV against the plotted data and the core), the statistics CSV,
 // presentation mode and the dark theme.
 #include "tests/ui/explorer_window_test.h"
+#include "tests/ui/table_text.h"
 
 class TstMainWindowOutput : public ExplorerWindowTest {
     Q_OBJECT
@@ -29,7 +30,7 @@ void TstMainWindowOutput::exportEachView() {
         for (const auto& [width, height, dpi] : {std::tuple{640, 400, 96.0}, std::tuple{1500, 900, 192.0}}) {
             const QString png = base + QStringLiteral("_%1.png").arg(width);
             QString error;
-            QVERIFY2(view->exportImage(png, width, height, dpi, &error), qPrintable(error));
+            QVERIFY2(view->exporter().exportImage(png, width, height, dpi, &error), qPrintable(error));
             const QImage image(png);
             QCOMPARE(image.size(), QSize(width, height));
             QVERIFY(std::abs(image.dotsPerMeterX() - dpi / 0.0254) < 2);
@@ -40,13 +41,13 @@ void TstMainWindowOutput::exportEachView() {
             QVERIFY(colours.size() > 5);
         }
         QString error;
-        QVERIFY2(view->exportSvg(base + QStringLiteral(".svg"), 800, 500, &error), qPrintable(error));
+        QVERIFY2(view->exporter().exportSvg(base + QStringLiteral(".svg"), 800, 500, &error), qPrintable(error));
         QFile svg(base + QStringLiteral(".svg"));
         QVERIFY(svg.open(QIODevice::ReadOnly));
         const QByteArray svgText = svg.readAll();
         QVERIFY(svgText.size() > 5000);
         QVERIFY(svgText.contains("<svg") && svgText.contains("</svg>"));
-        QVERIFY2(view->exportPdf(base + QStringLiteral(".pdf"), 800, 500, &error), qPrintable(error));
+        QVERIFY2(view->exporter().exportPdf(base + QStringLiteral(".pdf"), 800, 500, &error), qPrintable(error));
         QFile pdf(base + QStringLiteral(".pdf"));
         QVERIFY(pdf.open(QIODevice::ReadOnly));
         const QByteArray pdfBytes = pdf.readAll();
@@ -54,15 +55,15 @@ void TstMainWindowOutput::exportEachView() {
 
         // CSV: the view's table, which is the plotted data.
         const QString csvPath = base + QStringLiteral(".csv");
-        QVERIFY2(view->exportCsv(csvPath, &error), qPrintable(error));
+        QVERIFY2(view->exporter().exportCsv(csvPath, &error), qPrintable(error));
         const QList<QStringList> rows = readCsv(csvPath);
-        const CsvTable table = view->csvTable();
+        const auto table = view->csvTable();
         QVERIFY(!rows.isEmpty());
-        QCOMPARE(rows.first(), table.header);
-        QCOMPARE(rows.size() - 1, table.rowCount());
+        QCOMPARE(rows.first(), qStrings(table.header));
+        QCOMPARE(size_t(rows.size() - 1), table.rowCount());
         QVERIFY(table.rowCount() > 0);
-        for (qsizetype row = 0; row < table.rowCount(); ++row)
-            for (int c = 0; c < table.header.size(); ++c)
+        for (qsizetype row = 0; row < qsizetype(table.rowCount()); ++row)
+            for (int c = 0; c < int(table.header.size()); ++c)
                 if (!csvEquals(rows[row + 1][c], table.columns[size_t(c)][size_t(row)]))
                     QFAIL(qPrintable(QStringLiteral("view %1 row %2 column %3: %4").arg(i).arg(row).arg(c).arg(rows[row + 1][c])));
         auto column = [&](const QString& name) {
@@ -123,7 +124,7 @@ void TstMainWindowOutput::transferCsvMatchesTheCore() {
     auto check = [this]() {
         const QString path = dir_->filePath(QStringLiteral("transfer.csv"));
         QString error;
-        QVERIFY2(w_->transferView()->exportCsv(path, &error), qPrintable(error));
+        QVERIFY2(w_->transferView()->exporter().exportCsv(path, &error), qPrintable(error));
         const QList<QStringList> rows = readCsv(path);
         QCOMPARE(rows.first(), (QStringList{QStringLiteral("input"), QStringLiteral("code"),
                                              QStringLiteral("output"), QStringLiteral("error")}));
@@ -164,17 +165,17 @@ void TstMainWindowOutput::transferCsvMatchesTheCore() {
 
 void TstMainWindowOutput::statisticsCsv() {
     const ExplorerResultPtr r = w_->lastResult();
-    const CsvTable table = w_->statsPanel()->csvTable();
+    const auto table = w_->statsPanel()->csvTable();
     const auto rows = qs::analysis::statisticsRows(*r);
-    QCOMPARE(table.header.size(), qsizetype(rows.size()));
-    QCOMPARE(table.rowCount(), 1);
+    QCOMPARE(table.header.size(), rows.size());
+    QCOMPARE(table.rowCount(), size_t(1));
     // Through the File menu and its dialog.
     const QString path = dir_->filePath(QStringLiteral("statistics.csv"));
     answerNextDialog(path);
     menuAction(QStringLiteral("&File"), QStringLiteral("Export s&tatistics as CSV"))->trigger();
     const QList<QStringList> csv = readCsv(path);
     QCOMPARE(csv.size(), 2);
-    QCOMPARE(csv[0], table.header);
+    QCOMPARE(csv[0], qStrings(table.header));
     for (size_t i = 0; i < rows.size(); ++i) {
         QCOMPARE(csv[0][qsizetype(i)], QString::fromStdString(rows[i].key));
         QVERIFY2(csvEquals(csv[1][qsizetype(i)], rows[i].value), rows[i].key.c_str());
@@ -244,7 +245,7 @@ void TstMainWindowOutput::darkTheme() {
     QVERIFY(!dark->isChecked());
     for (int i = 0; i < kExplorerTabs; ++i) {
         auto* view = qobject_cast<PlotFrame*>(w_->tabs()->widget(i));
-        const QImage image = view->renderImage(600, 400);
+        const QImage image = view->exporter().renderImage(600, 400);
         QVERIFY(shareOf(image, plotPalette(Theme::Light).background) > 0.05);
         QCOMPARE(shareOf(image, plotPalette(Theme::Dark).background), 0.0);
     }
@@ -254,7 +255,7 @@ void TstMainWindowOutput::darkTheme() {
     for (int i = 0; i < kExplorerTabs; ++i) {
         auto* view = qobject_cast<PlotFrame*>(w_->tabs()->widget(i));
         QCOMPARE(view->theme(), Theme::Dark);
-        const QImage image = view->renderImage(600, 400);
+        const QImage image = view->exporter().renderImage(600, 400);
         QVERIFY2(shareOf(image, plotPalette(Theme::Dark).background) > 0.05, qPrintable(QString::number(i)));
         QCOMPARE(shareOf(image, plotPalette(Theme::Light).background), 0.0);
         QCOMPARE(view->plot()->axisRect()->backgroundBrush().color(), plotPalette(Theme::Dark).axisRectBackground);
@@ -278,7 +279,7 @@ void TstMainWindowOutput::darkTheme() {
     QVERIFY(w_->openSession(path));
     QVERIFY(dark->isChecked());
     QCOMPARE(w_->transferView()->theme(), Theme::Dark);
-    QVERIFY(shareOf(w_->histogramView()->renderImage(600, 400), plotPalette(Theme::Dark).background) > 0.05);
+    QVERIFY(shareOf(w_->histogramView()->exporter().renderImage(600, 400), plotPalette(Theme::Dark).background) > 0.05);
 }
 
 QTEST_MAIN(TstMainWindowOutput)

@@ -1313,12 +1313,12 @@ QString TstMonkey::exportView(Rng& r) {
     switch (r.below(5)) {
         case 0:
             path = base + QStringLiteral(".png");
-            ok = view->exportImage(path, 200 + r.below(400), 150 + r.below(300), r.chance(50) ? 96 : 192, &error);
+            ok = view->exporter().exportImage(path, 200 + r.below(400), 150 + r.below(300), r.chance(50) ? 96 : 192, &error);
             break;
-        case 1: path = base + QStringLiteral(".svg"); ok = view->exportSvg(path, 400, 300, &error); break;
-        case 2: path = base + QStringLiteral(".pdf"); ok = view->exportPdf(path, 400, 300, &error); break;
-        case 3: path = base + QStringLiteral(".csv"); ok = view->exportCsv(path, &error); break;
-        default: path = base + QStringLiteral("-stats.csv"); ok = writeCsv(path, w_->statsPanel()->csvTable(), &error); break;
+        case 1: path = base + QStringLiteral(".svg"); ok = view->exporter().exportSvg(path, 400, 300, &error); break;
+        case 2: path = base + QStringLiteral(".pdf"); ok = view->exporter().exportPdf(path, 400, 300, &error); break;
+        case 3: path = base + QStringLiteral(".csv"); ok = view->exporter().exportCsv(path, &error); break;
+        default: path = base + QStringLiteral("-stats.csv"); ok = w_->statsPanel()->exportCsv(path, &error); break;
     }
     if (ok == bad || (ok && QFileInfo(path).size() == 0))
         fail(QStringLiteral("export to %1: %2 (%3)").arg(path, ok ? QStringLiteral("succeeded") : QStringLiteral("failed"), error));

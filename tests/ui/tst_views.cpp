@@ -28,6 +28,8 @@
 #include "ui/views/stats_panel.h"
 #include "ui/views/transfer_view.h"
 #include "tests/file_size_limit.h"
+#include "tests/ui/gui_test_env.h"
+#include "tests/ui/table_text.h"
 
 using namespace qs::ui;
 using ResultPtr = std::shared_ptr<const qs::analysis::ExplorerResult>;
@@ -81,12 +83,7 @@ QCPAbstractLegendItem* legendItemOf(QCustomPlot* plot, QCPAbstractPlottable* p) 
     return nullptr;
 }
 
-// The offscreen platform warns on every top-level resize; drop exactly that message.
-QtMessageHandler previousHandler = nullptr;
-void dropSizeHintWarning(QtMsgType type, const QMessageLogContext& context, const QString& message) {
-    if (message == QLatin1String("This plugin does not support propagateSizeHints()")) return;
-    previousHandler(type, context, message);
-}
+SizeHintWarningFilter sizeHintWarnings;
 
 }  // namespace
 
@@ -98,7 +95,6 @@ private slots:
     void cleanupTestCase();
 
     void viewDataHelpers();
-    void csvNumbersRoundTrip();
     void transferDrawsTheResult();
     void transferCsvIsThePlottedCurve();
     void zoomingIntoAWideTypeShowsItsSteps();
@@ -121,7 +117,7 @@ private:
 };
 
 void TstViews::initTestCase() {
-    previousHandler = qInstallMessageHandler(dropSizeHintWarning);
+    sizeHintWarnings.install();
     const auto data = normalData(20000, 7);
     tensor_ = compute(scaledSpec(), data, {static_cast<int64_t>(data.size())});
     // 8 channels along axis 1 of [2500, 8], each with its own spread and range from data.
@@ -136,7 +132,7 @@ void TstViews::initTestCase() {
     QCOMPARE(channels_->channels.size(), size_t(8));
 }
 
-void TstViews::cleanupTestCase() { qInstallMessageHandler(previousHandler); }
+void TstViews::cleanupTestCase() { sizeHintWarnings.uninstall(); }
 
 void TstViews::viewDataHelpers() {
     const qs::TransferCurve& c = tensor_->curve;
@@ -155,16 +151,6 @@ void TstViews::viewDataHelpers() {
     const auto split = qs::analysis::splitClipped(tensor_->data_hist, tensor_->clip_lo, tensor_->clip_hi);
     for (int i = 0; i < tensor_->data_hist.bins(); ++i)
         QCOMPARE(split.inside[i] + split.clipped[i], double(tensor_->data_hist.counts[i]));
-}
-
-void TstViews::csvNumbersRoundTrip() {
-    QCOMPARE(csvNumber(0.1f), QStringLiteral("0.1"));
-    QCOMPARE(csvNumber(0.1), QStringLiteral("0.1"));  // a double that is not a float32
-    QCOMPARE(csvNumber(double(-3.023622f)).toFloat(), -3.023622f);
-    QCOMPARE(csvNumber(std::nan("")), QStringLiteral("nan"));
-    QCOMPARE(csvNumber(-INFINITY), QStringLiteral("-inf"));
-    CsvTable t{{"a", "b,c"}, {{1, 2, 3}, {4}}};
-    QCOMPARE(csvText(t), QByteArray("a,\"b,c\"\n1,4\n2,\n3,\n"));
 }
 
 void TstViews::transferDrawsTheResult() {
@@ -235,7 +221,7 @@ void TstViews::transferCsvIsThePlottedCurve() {
     view.setResult(tensor_);
     QTemporaryDir dir;
     const QString path = dir.filePath("transfer.csv");
-    QVERIFY(view.exportCsv(path));
+    QVERIFY(view.exporter().exportCsv(path));
     const auto lines = csvLines(path);
     QCOMPARE(lines.front(), QByteArray("input,code,output,error"));
     const auto curve = points(view.curveGraph()->data());
@@ -273,8 +259,8 @@ void TstViews::histogramDrawsTheResult() {
              double(tensor_->clip_lo));
     QVERIFY(view.rangeHandles()->isVisible());
     // The CSV holds the same bins.
-    const CsvTable t = view.csvTable();
-    QCOMPARE(t.header, QStringList({"bin_lo", "bin_hi", "count", "clipped"}));
+    const auto t = view.csvTable();
+    QCOMPARE(qStrings(t.header), QStringList({"bin_lo", "bin_hi", "count", "clipped"}));
     QCOMPARE(int(t.columns[2].size()), h.bins());
     for (int i = 0; i < h.bins(); ++i) {
         QCOMPARE(t.columns[2][i], in[i].second + out[i].second);
@@ -329,8 +315,8 @@ void TstViews::channelViewDrawsEachChannel() {
     }
     QVERIFY(scale.front().second > scale.back().second);  // wider channels, smaller scale
     QVERIFY(!view.messageText()->visible());
-    const CsvTable t = view.csvTable();
-    QCOMPARE(t.header.front(), QStringLiteral("channel"));
+    const auto t = view.csvTable();
+    QCOMPARE(t.header.front(), std::string("channel"));
     QCOMPARE(t.columns[5].size(), ch.size());
     QCOMPARE(t.columns[5][3], double(ch[3].quant.scale));
 }
@@ -353,12 +339,12 @@ void TstViews::statsPanelShowsTheRowsAndCsv() {
     QVERIFY(panel.valueText("scale").startsWith("42.33"));
     QVERIFY(panel.formulaLabel()->text().contains("SCALED"));
     QVERIFY(panel.formulaLabel()->text().contains("round(clamp(x) · s)"));
-    const CsvTable t = panel.csvTable();
-    QCOMPARE(t.header.mid(0, 4), QStringList({"count", "nan_pairs", "mse", "rmse"}));
-    const int sqnr = int(t.header.indexOf("sqnr_db"));
+    const auto t = panel.csvTable();
+    QCOMPARE(qStrings(t.header).mid(0, 4), QStringList({"count", "nan_pairs", "mse", "rmse"}));
+    const int sqnr = int(qStrings(t.header).indexOf("sqnr_db"));
     QVERIFY(sqnr > 0);
     QCOMPARE(t.columns[sqnr][0], tensor_->stats.sqnr_db);
-    QCOMPARE(t.columns[t.header.indexOf("output_min")][0], double(tensor_->run.slices[0].output_min));
+    QCOMPARE(t.columns[qStrings(t.header).indexOf("output_min")][0], double(tensor_->run.slices[0].output_min));
     QTemporaryDir dir;
     QVERIFY(panel.exportCsv(dir.filePath("stats.csv")));
     const auto lines = csvLines(dir.filePath("stats.csv"));
@@ -439,12 +425,12 @@ void TstViews::themeSwitchRecoloursThePlot() {
     view.resize(600, 400);
     view.setResult(tensor_);
     QSignalSpy spy(&view, &PlotFrame::themeChanged);
-    const QImage light = view.renderImage(600, 400, 96);
+    const QImage light = view.exporter().renderImage(600, 400, 96);
     QCOMPARE(QColor(light.pixel(2, 2)), plotPalette(Theme::Light).background);
     QCOMPARE(view.plot()->axisRect()->backgroundBrush().color(), plotPalette(Theme::Light).axisRectBackground);
     view.setTheme(Theme::Dark);
     QCOMPARE(spy.count(), 1);
-    const QImage dark = view.renderImage(600, 400, 96);
+    const QImage dark = view.exporter().renderImage(600, 400, 96);
     QCOMPARE(QColor(dark.pixel(2, 2)), plotPalette(Theme::Dark).background);
     QCOMPARE(view.plot()->axisRect()->backgroundBrush().color(), plotPalette(Theme::Dark).axisRectBackground);
     QCOMPARE(view.plot()->xAxis->tickLabelColor(), plotPalette(Theme::Dark).text);
@@ -463,13 +449,13 @@ void TstViews::exportImageHasTheAskedPixelSize() {
     };
     for (const Case c : {Case{800, 500, 96}, Case{1601, 999, 192}, Case{640, 480, 300}}) {
         const QString path = dir.filePath(QStringLiteral("v%1.png").arg(c.w));
-        QVERIFY(view.exportImage(path, c.w, c.h, c.dpi));
+        QVERIFY(view.exporter().exportImage(path, c.w, c.h, c.dpi));
         QImage image(path);
         QCOMPARE(image.size(), QSize(c.w, c.h));
         QVERIFY(std::abs(image.dotsPerMeterX() * 0.0254 - c.dpi) < 0.5);
     }
     // Higher DPI at the same pixel size means bigger text: fewer background pixels.
-    const QImage at96 = view.renderImage(800, 500, 96), at192 = view.renderImage(800, 500, 192);
+    const QImage at96 = view.exporter().renderImage(800, 500, 96), at192 = view.exporter().renderImage(800, 500, 192);
     auto background = [](const QImage& im) {
         qint64 n = 0;
         for (int y = 0; y < im.height(); y += 2)
@@ -477,7 +463,7 @@ void TstViews::exportImageHasTheAskedPixelSize() {
         return n;
     };
     QVERIFY(background(at192) < background(at96));
-    QVERIFY(!view.exportImage(dir.filePath("bad.png"), 0, 100, 96));
+    QVERIFY(!view.exporter().exportImage(dir.filePath("bad.png"), 0, 100, 96));
 }
 
 void TstViews::exportSvgPdfAndSeriesCsv() {
@@ -486,8 +472,8 @@ void TstViews::exportSvgPdfAndSeriesCsv() {
     view.setResult(tensor_);
     QTemporaryDir dir;
     const QString svg = dir.filePath("h.svg"), pdf = dir.filePath("h.pdf");
-    QVERIFY(view.exportSvg(svg, 800, 500));
-    QVERIFY(view.exportPdf(pdf, 800, 500));
+    QVERIFY(view.exporter().exportSvg(svg, 800, 500));
+    QVERIFY(view.exporter().exportPdf(pdf, 800, 500));
     QFile s(svg), p(pdf);
     QVERIFY(s.open(QIODevice::ReadOnly));
     QVERIFY(p.open(QIODevice::ReadOnly));
@@ -497,11 +483,11 @@ void TstViews::exportSvgPdfAndSeriesCsv() {
     QVERIFY(p.read(5) == "%PDF-");
     QVERIFY(p.size() > 5000);
     // The generic table: every visible series as drawn, wide format.
-    const CsvTable t = view.seriesTable();
-    QCOMPARE(t.header.mid(0, 4), QStringList({"in range x", "in range y", "clipped x", "clipped y"}));
+    const auto t = view.seriesTable();
+    QCOMPARE(qStrings(t.header).mid(0, 4), QStringList({"in range x", "in range y", "clipped x", "clipped y"}));
     QCOMPARE(int(t.columns[1].size()), tensor_->data_hist.bins());
     view.setSeriesHidden(view.clippedBars(), true);
-    QCOMPARE(view.seriesTable().header.size(), 2);  // a hidden series is not exported
+    QCOMPARE(view.seriesTable().header.size(), size_t(2));  // a hidden series is not exported
 }
 
 // A write that fails (a file-size limit here, a full disk for a user) is an error naming the
@@ -514,10 +500,10 @@ void TstViews::failedExportKeepsPreviousFile() {
     QByteArray previous;
     for (int i = 0; i < 2000; ++i) previous += "the user's previous file " + QByteArray::number(i) + '\n';
     const std::pair<const char*, std::function<bool(const QString&, QString*)>> exports[] = {
-        {"h.pdf", [&](const QString& p, QString* e) { return view.exportPdf(p, 800, 500, e); }},
-        {"h.svg", [&](const QString& p, QString* e) { return view.exportSvg(p, 800, 500, e); }},
-        {"h.png", [&](const QString& p, QString* e) { return view.exportImage(p, 800, 500, 96, e); }},
-        {"h.csv", [&](const QString& p, QString* e) { return view.exportCsv(p, e); }},
+        {"h.pdf", [&](const QString& p, QString* e) { return view.exporter().exportPdf(p, 800, 500, e); }},
+        {"h.svg", [&](const QString& p, QString* e) { return view.exporter().exportSvg(p, 800, 500, e); }},
+        {"h.png", [&](const QString& p, QString* e) { return view.exporter().exportImage(p, 800, 500, 96, e); }},
+        {"h.csv", [&](const QString& p, QString* e) { return view.exporter().exportCsv(p, e); }},
     };
     for (const auto& [name, exportTo] : exports) {
         const QString path = dir.filePath(QString::fromLatin1(name));

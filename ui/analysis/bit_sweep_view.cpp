@@ -6,6 +6,7 @@
 #include <QBoxLayout>
 #include <qcustomplot.h>
 
+#include "core/analysis/bit_sweep_view_data.h"
 #include "ui/analysis/analysis_status.h"
 #include "ui/analysis/analysis_text.h"
 #include "ui/plot/plot_items.h"
@@ -16,32 +17,8 @@ using namespace qs::ui::text;
 using qs::analysis::BitSweep;
 using qs::analysis::DataKind;
 
-namespace {
-
-// Uniform data (and a full-scale sine) over a range spanned end to end by L levels gives
-// 20·log10(L − 1) (+ 1.76 dB for the sine). With L = 2^b − k + 1 for every row the theory
-// reads 20·log10(2^b − k): the offset k, or -1 when the rows do not follow that form.
-int levelOffset(const BitSweep& s) {
-    if (s.rows.empty() || s.kind == DataKind::Other) return -1;
-    const double sine = s.kind == DataKind::Sine ? 10.0 * std::log10(1.5) : 0.0;
-    const auto& first = s.rows.front();
-    const int64_t k = (int64_t{1} << first.bits) - first.levels_in_range + 1;
-    for (const auto& r : s.rows) {
-        if ((int64_t{1} << r.bits) - r.levels_in_range + 1 != k) return -1;
-        const double closed = 20.0 * std::log10(static_cast<double>(r.levels_in_range - 1)) + sine;
-        if (!(std::abs(closed - r.theory_sqnr_db) < 0.01)) return -1;
-    }
-    return static_cast<int>(k);
-}
-
-bool isTpu(const BitSweep& s) {
-    return !s.rows.empty() && s.rows.front().spec.op == qs::QuantOp::TpuSimulatedQuantization;
-}
-
-}  // namespace
-
 QString BitSweepView::theoryName(const BitSweep& s) {
-    const int k = levelOffset(s);
+    const int k = qs::analysis::theoryLevelOffset(s);
     if (k < 0)
         return tr("theory: 10·log10(P/(Δ²/12)), Δ = the op's step, P = %1")
             .arg(s.kind == DataKind::Other ? tr("mean x² of the data") : tr("the signal power"));
@@ -53,10 +30,7 @@ QString BitSweepView::theoryName(const BitSweep& s) {
 
 QString BitSweepView::levelsCaption(const BitSweep& s) {
     if (s.rows.empty()) return {};
-    // The row nearest 8 bits as the example.
-    const auto& r = *std::min_element(s.rows.begin(), s.rows.end(), [](const auto& a, const auto& b) {
-        return std::abs(a.bits - 8) < std::abs(b.bits - 8);
-    });
+    const auto& r = qs::analysis::exampleRow(s);
     const qs::QuantSpec& spec = r.spec;
     QString what;
     if (spec.op == qs::QuantOp::TpuSimulatedQuantization)
@@ -77,7 +51,7 @@ QString BitSweepView::levelsCaption(const BitSweep& s) {
     return line;
 }
 
-BitSweepView::BitSweepView(QWidget* parent) : PlotFrame(parent) {
+BitSweepView::BitSweepView(QWidget* parent) : ResultPlot(parent) {
     setObjectName(QStringLiteral("bitSweepView"));
     plot()->setObjectName(QStringLiteral("bitSweepPlot"));
     QCustomPlot* p = plot();
@@ -129,11 +103,7 @@ BitSweepView::BitSweepView(QWidget* parent) : PlotFrame(parent) {
     theoryMse_ = graph(mx, my, "theoryMse", tr("theory MSE: Δ²/12"));
     for (QCPGraph* g : {sqnr_, mse_}) g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 7));
 
-    p->legend->setVisible(true);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(2);
+    showSmallLegend(2);
     p->plotLayout()->setRowStretchFactors({0.01, 0.01, 2.2, 1.3, 0.01});
     p->plotLayout()->setRowSpacing(4);
 
@@ -155,8 +125,7 @@ void BitSweepView::applySeriesStyle(const PlotPalette& c) {
     theoryMse_->setPen(QPen(c.theory, 2.0, Qt::DashLine));
 }
 
-void BitSweepView::setResult(BitSweepPtr result) {
-    result_ = std::move(result);
+void BitSweepView::draw() {
     const bool have = result_ && !result_->rows.empty();
     plot()->legend->setVisible(have);
     if (!have) {
@@ -167,32 +136,22 @@ void BitSweepView::setResult(BitSweepPtr result) {
         return;
     }
     const BitSweep& s = *result_;
-    QVector<double> bits, sqnr, theory, textbook, mse, theoryMse;
-    double yLo = 1e300, yHi = -1e300, mLo = 1e300, mHi = 0;
-    for (const auto& r : s.rows) {
-        bits << r.bits;
-        sqnr << r.sqnr_db;
-        theory << r.theory_sqnr_db;
-        textbook << 20.0 * std::log10(std::ldexp(1.0, r.bits)) + (s.kind == DataKind::Sine ? 10.0 * std::log10(1.5) : 0.0);
-        mse << r.mse;
-        theoryMse << r.step * r.step / 12.0;
-        for (double v : {r.sqnr_db, r.theory_sqnr_db})
-            if (std::isfinite(v)) yLo = std::min(yLo, v), yHi = std::max(yHi, v);
-        for (double v : {r.mse, r.step * r.step / 12.0})
-            if (v > 0 && std::isfinite(v)) mLo = std::min(mLo, v), mHi = std::max(mHi, v);
-    }
-    sqnr_->setData(bits, sqnr, true);
-    theory_->setData(bits, theory, true);
+    const qs::analysis::BitSweepCurves c = qs::analysis::bitSweepCurves(s);
+    using items::qvec;
+    const QVector<double> bits = qvec(c.bits);
+    sqnr_->setData(bits, qvec(c.sqnr_db), true);
+    theory_->setData(bits, qvec(c.theory_sqnr_db), true);
     theory_->setName(theoryName(s));
     const bool showTextbook = s.kind != DataKind::Other;
-    textbook_->setData(showTextbook ? bits : QVector<double>{}, showTextbook ? textbook : QVector<double>{}, true);
+    textbook_->setData(showTextbook ? bits : QVector<double>{}, showTextbook ? qvec(c.textbook_sqnr_db) : QVector<double>{},
+                       true);
     textbook_->setName(s.kind == DataKind::Sine ? tr("textbook: 6.02·b + 1.76 (2^b levels)")
                                                 : tr("textbook: 6.02·b (2^b levels)"));
     if (showTextbook) textbook_->addToLegend(); else textbook_->removeFromLegend();
-    mse_->setData(bits, mse, true);
-    theoryMse_->setData(bits, theoryMse, true);
+    mse_->setData(bits, qvec(c.mse), true);
+    theoryMse_->setData(bits, qvec(c.theory_mse), true);
 
-    const bool tpu = isTpu(s);
+    const bool tpu = qs::analysis::isTpuSweep(s);
     const QString xLabel = tpu ? tr("bits = log2(num_buckets)") : tr("bits b");
     mseRect_->axis(QCPAxis::atBottom)->setLabel(xLabel);
     plot()->xAxis->setLabel(QString());
@@ -203,6 +162,7 @@ void BitSweepView::setResult(BitSweepPtr result) {
 
     setHomeRange(plot()->xAxis, bits.front() - 0.5, bits.back() + 0.5);
     setHomeRange(mseRect_->axis(QCPAxis::atBottom), bits.front() - 0.5, bits.back() + 0.5);
+    double yLo = c.sqnr_lo, yHi = c.sqnr_hi, mLo = c.mse_lo, mHi = c.mse_hi;
     if (yHi < yLo) yLo = 0, yHi = 1;
     const double pad = std::max(1.0, 0.06 * (yHi - yLo));
     setHomeRange(plot()->yAxis, yLo - pad, yHi + pad);
@@ -215,18 +175,13 @@ void BitSweepView::setResult(BitSweepPtr result) {
 
 QString BitSweepView::caption() const { return caption_->text(); }
 
-CsvTable BitSweepView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("bits"), QStringLiteral("levels"), QStringLiteral("levels_in_range"),
-                           QStringLiteral("levels_used"), QStringLiteral("step"), QStringLiteral("mse"),
-                           QStringLiteral("sqnr_db"), QStringLiteral("theory_sqnr_db")};
-    t.columns.resize(static_cast<size_t>(t.header.size()));
+data::NumberColumns BitSweepView::csvTable() const {
+    auto t = data::NumberColumns::named(
+        {"bits", "levels", "levels_in_range", "levels_used", "step", "mse", "sqnr_db", "theory_sqnr_db"});
     if (!result_) return t;
-    for (const auto& r : result_->rows) {
-        const double row[] = {double(r.bits), double(r.levels), double(r.levels_in_range), double(r.levels_used),
-                              r.step, r.mse, r.sqnr_db, r.theory_sqnr_db};
-        for (size_t i = 0; i < t.columns.size(); ++i) t.columns[i].push_back(row[i]);
-    }
+    for (const auto& r : result_->rows)
+        t.addRow({double(r.bits), double(r.levels), double(r.levels_in_range), double(r.levels_used), r.step, r.mse,
+                  r.sqnr_db, r.theory_sqnr_db});
     return t;
 }
 

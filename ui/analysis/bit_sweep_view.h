@@ -6,27 +6,21 @@
 #pragma once
 
 #include "ui/analysis/analysis_service.h"
-#include "ui/plot/plot_frame.h"
-
-class QCPAxisRect;
-class QCPGraph;
-class QCPTextElement;
+#include "ui/plot/qcp_fwd.h"
+#include "ui/plot/result_plot.h"
 
 namespace qs::ui {
 
 class AnalysisStatus;
 
-class BitSweepView : public PlotFrame {
+class BitSweepView : public ResultPlot<BitSweepPtr::element_type> {
     Q_OBJECT
 public:
     explicit BitSweepView(QWidget* parent = nullptr);
     ~BitSweepView() override;
 
-    void setResult(BitSweepPtr result);
-    BitSweepPtr result() const { return result_; }
-
     // bits,levels,levels_in_range,levels_used,step,mse,sqnr_db,theory_sqnr_db per row.
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     // The legend's name for the theory line, e.g. "theory: 20·log10(2^b − 2) (signed QDQ,
     // uniform data)" when the rows follow that closed form, else the general formula.
@@ -44,10 +38,10 @@ public:
     AnalysisStatus* status() const { return status_; }
 
 protected:
+    void draw() override;
     void applySeriesStyle(const PlotPalette& palette) override;
 
 private:
-    BitSweepPtr result_;
     QCPTextElement* title_ = nullptr;
     QCPTextElement* caption_ = nullptr;
     QCPAxisRect* mseRect_ = nullptr;

@@ -52,14 +52,9 @@ CalibrationPlot::CalibrationPlot(QWidget* parent) : PlotFrame(parent) {
         lines_.push_back(items::line(p, x, y, QStringLiteral("method%1Lo").arg(m)));
         lines_.push_back(items::line(p, x, y, QStringLiteral("method%1Hi").arg(m)));
     }
-    p->legend->setVisible(true);
-    p->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
-    p->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(2);
-    setLogScaleAxes({y});
+    dragAndZoomBothAxes();
+    showSmallLegend(2);
+    useCountAxis(1.08);
     restyle();
     setResult(nullptr);
 }
@@ -100,11 +95,11 @@ void CalibrationPlot::setResult(CalibrationPtr result) {
     }
     const qs::analysis::Histogram& h = result_->histogram;
     QVector<double> centers, counts;
-    maxCount_ = 1;
+    double maxCount = 1;
     for (int i = 0; i < h.bins(); ++i) {
         centers << h.center(i);
         counts << static_cast<double>(h.counts[static_cast<size_t>(i)]);
-        maxCount_ = std::max(maxCount_, counts.back());
+        maxCount = std::max(maxCount, counts.back());
     }
     bars_->setWidth(h.binWidth());
     bars_->setData(centers, counts, true);
@@ -119,23 +114,17 @@ void CalibrationPlot::setResult(CalibrationPtr result) {
     const qs::QuantSpec& spec = result_->methods.empty() ? qs::QuantSpec{} : result_->methods.front().spec;
     title_->setText(tr("Calibration  ·  %1  ·  each method's range on the data histogram").arg(opShortName(spec)));
     setHomeRange(plot()->xAxis, h.lo, h.hi);
-    setHomeY();
+    setMaxCount(maxCount);
     commitHomeView();
     setStale(false);
     restyle();
 }
 
-void CalibrationPlot::setHomeY() {
-    if (isLogScale()) setHomeRange(plot()->yAxis, 0.5, maxCount_ * 3);
-    else setHomeRange(plot()->yAxis, 0, maxCount_ * 1.08);
-}
 
-void CalibrationPlot::logScaleChanged(bool) { setHomeY(); }
-
-CsvTable CalibrationPlot::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("bin_lo"), QStringLiteral("bin_hi"), QStringLiteral("count"),
-                           QStringLiteral("method_index"), QStringLiteral("range_min"), QStringLiteral("range_max")};
+data::NumberColumns CalibrationPlot::csvTable() const {
+    data::NumberColumns t;
+    t.header = {"bin_lo", "bin_hi", "count",
+                           "method_index", "range_min", "range_max"};
     t.columns.resize(6);
     if (!result_) return t;
     const qs::analysis::Histogram& h = result_->histogram;

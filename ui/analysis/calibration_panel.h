@@ -10,11 +10,8 @@
 
 #include "ui/analysis/analysis_service.h"
 #include "ui/plot/plot_frame.h"
+#include "ui/plot/qcp_fwd.h"
 
-class QCPBars;
-class QCPGraph;
-class QCPItemStraightLine;
-class QCPTextElement;
 class QDoubleSpinBox;
 class QPushButton;
 class QTableWidget;
@@ -33,7 +30,7 @@ public:
 
     void setResult(CalibrationPtr result);
     // bin_lo,bin_hi,count, then one row per method in columns method_index,range_min,range_max.
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     QCPBars* bars() const { return bars_; }
     // The two lines of method i (in calibrate()'s order), or null.
@@ -41,17 +38,13 @@ public:
 
 protected:
     void applySeriesStyle(const PlotPalette& palette) override;
-    void logScaleChanged(bool on) override;
 
 private:
-    void setHomeY();
-
     CalibrationPtr result_;
     QCPTextElement* title_ = nullptr;
     QCPBars* bars_ = nullptr;
     std::vector<QCPGraph*> legend_;           // one legend entry per method
     std::vector<QCPItemStraightLine*> lines_;  // lo, hi per method
-    double maxCount_ = 1;
 };
 
 class CalibrationPanel : public QWidget {

@@ -24,7 +24,7 @@ QString ratio(double v) { return std::isfinite(v) ? QString::number(v, 'f', 3) :
 
 }  // namespace
 
-ClipSweepView::ClipSweepView(QWidget* parent) : PlotFrame(parent) {
+ClipSweepView::ClipSweepView(QWidget* parent) : ResultPlot(parent) {
     QCustomPlot* p = plot();
     title_ = items::frame(this, p, QStringLiteral("clipSweepView"), QStringLiteral("clipSweepPlot"),
                           tr("clipping bound α (the op fed [−α, α])"), tr("MSE"));
@@ -47,13 +47,8 @@ ClipSweepView::ClipSweepView(QWidget* parent) : PlotFrame(parent) {
                                 QCPItemPosition::ptPlotCoords, Qt::AlignHCenter | Qt::AlignBottom);
     optimumText_->setPadding(QMargins(6, 2, 6, 12));  // above the marker: the curve rises on both sides
 
-    p->legend->setVisible(true);
-    p->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
-    p->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(2);
+    dragAndZoomBothAxes();
+    showSmallLegend(2);
     setLogScaleAxes({y});
     setLogScale(true);  // the MSE spans decades between α → 0 and the minimum
 
@@ -111,8 +106,7 @@ void ClipSweepView::applySeriesStyle(const PlotPalette& c) {
     optimumText_->setColor(c.range);
 }
 
-void ClipSweepView::setResult(ClipAnalysisPtr result) {
-    result_ = std::move(result);
+void ClipSweepView::draw() {
     const bool have = result_ && !result_->sweep.points.empty();
     plot()->legend->setVisible(have);
     optimumText_->setVisible(have);
@@ -210,18 +204,10 @@ void ClipSweepView::fillTable() {
     }
 }
 
-CsvTable ClipSweepView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("alpha"), QStringLiteral("mse"), QStringLiteral("gaussian_mse"),
-                           QStringLiteral("laplace_mse")};
-    t.columns.resize(4);
+data::NumberColumns ClipSweepView::csvTable() const {
+    auto t = data::NumberColumns::named({"alpha", "mse", "gaussian_mse", "laplace_mse"});
     if (!result_) return t;
-    for (const auto& pt : result_->sweep.points) {
-        t.columns[0].push_back(pt.alpha);
-        t.columns[1].push_back(pt.mse);
-        t.columns[2].push_back(pt.gaussian_mse);
-        t.columns[3].push_back(pt.laplace_mse);
-    }
+    for (const auto& pt : result_->sweep.points) t.addRow({pt.alpha, pt.mse, pt.gaussian_mse, pt.laplace_mse});
     return t;
 }
 

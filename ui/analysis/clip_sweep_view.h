@@ -7,11 +7,9 @@
 #pragma once
 
 #include "ui/analysis/analysis_service.h"
-#include "ui/plot/plot_frame.h"
+#include "ui/plot/qcp_fwd.h"
+#include "ui/plot/result_plot.h"
 
-class QCPGraph;
-class QCPItemText;
-class QCPTextElement;
 class QLabel;
 class QPushButton;
 class QTableWidget;
@@ -20,17 +18,14 @@ namespace qs::ui {
 
 class AnalysisStatus;
 
-class ClipSweepView : public PlotFrame {
+class ClipSweepView : public ResultPlot<ClipAnalysisPtr::element_type> {
     Q_OBJECT
 public:
     explicit ClipSweepView(QWidget* parent = nullptr);
     ~ClipSweepView() override;
 
-    void setResult(ClipAnalysisPtr result);
-    ClipAnalysisPtr result() const { return result_; }
-
     // alpha,mse,gaussian_mse,laplace_mse per sweep point.
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     QCPGraph* measuredGraph() const { return measured_; }
     QCPGraph* gaussianGraph() const { return gaussian_; }
@@ -46,6 +41,7 @@ signals:
     void applyRequested(float min, float max);
 
 protected:
+    void draw() override;
     void applySeriesStyle(const PlotPalette& palette) override;
     void logScaleChanged(bool on) override;
 
@@ -53,7 +49,6 @@ private:
     void fillTable();
     void setHomeY();
 
-    ClipAnalysisPtr result_;
     QCPTextElement* title_ = nullptr;
     QCPGraph* measured_ = nullptr;
     QCPGraph* gaussian_ = nullptr;

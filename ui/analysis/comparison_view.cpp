@@ -22,7 +22,7 @@ using namespace qs::ui::text;
 
 // --- the plot ------------------------------------------------------------------------------
 
-ComparisonPlot::ComparisonPlot(QWidget* parent) : PlotFrame(parent) {
+ComparisonPlot::ComparisonPlot(QWidget* parent) : ResultPlot(parent) {
     setObjectName(QStringLiteral("comparisonPlot"));
     plot()->setObjectName(QStringLiteral("comparisonCustomPlot"));
     QCustomPlot* p = plot();
@@ -53,11 +53,7 @@ ComparisonPlot::ComparisonPlot(QWidget* parent) : PlotFrame(parent) {
         e->removeFromLegend();  // one legend entry per configuration: its curve's
         errors_.push_back(e);
     }
-    p->legend->setVisible(true);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(2);
+    showSmallLegend(2);
     p->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.6, 1.0});
     setLogScaleAxes({ey});  // a fine quantizer's spike beside a coarse one's plateau
     p->plotLayout()->setRowSpacing(4);
@@ -76,8 +72,7 @@ void ComparisonPlot::applySeriesStyle(const PlotPalette& c) {
     }
 }
 
-void ComparisonPlot::setResult(ComparisonPtr result) {
-    result_ = std::move(result);
+void ComparisonPlot::draw() {
     const size_t n = result_ ? result_->entries.size() : 0;
     double yLo = 1e300, yHi = -1e300, countHi = 1;
     for (size_t i = 0; i < curves_.size(); ++i) {

@@ -12,11 +12,9 @@
 
 #include "ui/analysis/analysis_service.h"
 #include "ui/model/explorer_model.h"
-#include "ui/plot/plot_frame.h"
+#include "ui/plot/qcp_fwd.h"
+#include "ui/plot/result_plot.h"
 
-class QCPAxisRect;
-class QCPGraph;
-class QCPTextElement;
 class QListWidget;
 class QPushButton;
 class QTableWidget;
@@ -26,7 +24,7 @@ namespace qs::ui {
 class AnalysisStatus;
 
 // The two overlays: transfer curves above, error histograms below.
-class ComparisonPlot : public PlotFrame {
+class ComparisonPlot : public ResultPlot<ComparisonPtr::element_type> {
     Q_OBJECT
 public:
     static constexpr int kMaxConfigs = AnalysisState::kMaxCompared;
@@ -34,19 +32,18 @@ public:
     explicit ComparisonPlot(QWidget* parent = nullptr);
     ~ComparisonPlot() override;
 
-    void setResult(ComparisonPtr result);
     QCPGraph* curveGraph(int i) const { return curves_[static_cast<size_t>(i)]; }
     QCPGraph* errorGraph(int i) const { return errors_[static_cast<size_t>(i)]; }
     QCPAxisRect* errorRect() const { return errorRect_; }
 
 protected:
+    void draw() override;
     void applySeriesStyle(const PlotPalette& palette) override;
     void logScaleChanged(bool on) override;
 
 private:
     void setErrorHomeY();
 
-    ComparisonPtr result_;
     double countHi_ = 1;
     QCPTextElement* title_ = nullptr;
     QCPAxisRect* errorRect_ = nullptr;

@@ -9,65 +9,39 @@
 //   * clicking a legend entry hides/shows its series (the entry greys out);
 //   * light/dark theme (setTheme) and the stale state (setStale): the last valid result
 //     stays, drawn in greys, under a "stale — <TF error>" box;
-//   * export: PNG/JPG/BMP at a chosen pixel size and DPI, SVG, PDF, clipboard image, and the
-//     view's CSV table; a context menu offers them with file dialogs.
+//   * export (PlotExporter, plot_exporter.h): PNG/JPG/BMP at a chosen pixel size and DPI,
+//     SVG, PDF, clipboard image, and the view's CSV table; a context menu offers them with
+//     file dialogs (plot_export_dialogs.h).
+// The read-out is a ReadoutTracer, the message and stale boxes a PlotOverlay.
 //
 // Views derive from it, build their series in the constructor, draw in setResult(), colour
 // their series in applySeriesStyle() and say what the CSV and the read-out are.
 #pragma once
 
-#include <QByteArray>
+#include <memory>
+
 #include <QHash>
 #include <QImage>
 #include <QList>
 #include <QPointF>
 #include <QSet>
 #include <QString>
-#include <QStringList>
 #include <QWidget>
-#include <vector>
 
+#include "core/data/csv_writer.h"
+#include "ui/plot/plot_exporter.h"
+#include "ui/plot/qcp_fwd.h"
+#include "ui/plot/readout_tracer.h"
 #include "ui/plot/theme.h"
 
 class QAction;
-class QCustomPlot;
-class QCPAbstractPlottable;
-class QCPAxis;
-class QCPItemText;
-class QCPItemTracer;
-class QCPLegend;
-class QCPAbstractLegendItem;
 class QMenu;
 class QMouseEvent;
 
 namespace qs::ui {
 
+class PlotOverlay;
 class RangeHandles;
-
-// A table for CSV export: header[i] names columns[i]. Columns may differ in length; a row
-// past a column's end leaves that cell empty.
-struct CsvTable {
-    QStringList header;
-    std::vector<std::vector<double>> columns;
-    qsizetype rowCount() const;
-};
-
-// One number as CSV text: the shortest text that reads back as the same float32 when the
-// value is a float32 (so 0.1f prints as 0.1, not 0.100000001490116), else the shortest
-// round-trip double; "nan", "inf", "-inf" for non-finite values.
-QString csvNumber(double value);
-// One text field as CSV: quoted (with doubled quotes) only when it holds a comma, quote or
-// line break.
-QString csvField(const QString& s);
-// The whole table: header line, then one line per row, '\n' line ends, fields quoted only
-// when they contain a comma, quote or line break.
-QByteArray csvText(const CsvTable& table);
-// A save dialog; a name typed without a suffix gets `.suffix` ("" when cancelled).
-QString askSavePath(QWidget* parent, const QString& title, const QString& filter, const QString& suffix);
-
-// Writes csvText atomically (native_file.h: the old file stays until the new one is complete
-// and stays as it was when the write fails). `error`: "Could not write PATH: <reason>".
-bool writeCsv(const QString& path, const CsvTable& table, QString* error = nullptr);
 
 class PlotFrame : public QWidget {
     Q_OBJECT
@@ -77,46 +51,27 @@ public:
 
     QCustomPlot* plot() const { return plot_; }
     Theme theme() const { return theme_; }
-    bool isStale() const { return stale_; }
-    QString staleMessage() const { return staleMessage_; }
-    QCPItemText* staleText() const { return staleText_; }
-    QCPItemText* messageText() const { return message_; }  // see setMessage()
-    QCPItemTracer* tracer() const { return tracer_; }
-    QCPItemText* readoutText() const { return readout_; }
+    bool isStale() const;
+    QString staleMessage() const;
+    QCPItemText* staleText() const;
+    QCPItemText* messageText() const;  // see setMessage()
+    QCPItemTracer* tracer() const { return readout_.tracer(); }
+    QCPItemText* readoutText() const { return readout_.label(); }
 
     // --- CSV ---------------------------------------------------------------------------
     // The view's table (what `Export CSV` writes). Default: seriesTable().
-    virtual CsvTable csvTable() const;
+    virtual data::NumberColumns csvTable() const;
     // Every visible graph/bars series as drawn, wide format: for each series in legend
     // order two columns "<name> x" and "<name> y" (one row per data point).
-    CsvTable seriesTable() const;
-    bool exportCsv(const QString& path, QString* error = nullptr) const;
+    data::NumberColumns seriesTable() const;
 
-    // --- Images ------------------------------------------------------------------------
-    // `width` x `height` are pixels of the output image; `dpi` sets how big the plot's
-    // fonts and lines are in those pixels: the plot is laid out at width·96/dpi x
-    // height·96/dpi logical pixels and scaled by dpi/96 (so 1920x1200 at 192 dpi looks like
-    // a 960x600 window on a 2x screen). The DPI is also written into the file. The format
-    // follows the suffix (png, jpg, bmp; png when unknown). The read-out tracer is left out.
-    QImage renderImage(int width, int height, double dpi = 96) const;
-    bool exportImage(const QString& path, int width, int height, double dpi = 96,
-                     QString* error = nullptr) const;
-    // Vector formats at width x height points/pixels (0 = the widget's size).
-    // Every export is written atomically (native_file.h); `error` names the file and the
-    // reason ("Could not write PATH: No space left on device"), the previous file is kept.
-    bool exportSvg(const QString& path, int width = 0, int height = 0,
-                   QString* error = nullptr) const;
-    bool exportPdf(const QString& path, int width = 0, int height = 0,
-                   QString* error = nullptr) const;
-    // The bytes the exports write (empty with `error` set when drawing fails), for callers
-    // that write them to a name QString cannot hold (native_file.h).
-    static QByteArray imageFormat(const QString& path);  // by suffix: png, jpg, bmp; png otherwise
-    QByteArray imageBytes(const QByteArray& format, int width, int height, double dpi = 96,
-                          QString* error = nullptr) const;
-    QByteArray svgBytes(int width = 0, int height = 0, QString* error = nullptr) const;
-    QByteArray pdfBytes(int width = 0, int height = 0, QString* error = nullptr) const;
-    // The plot as shown (widget size, screen DPI) as an image on the clipboard.
-    void copyToClipboard() const;
+    // --- Export ------------------------------------------------------------------------
+    // Images, SVG, PDF, CSV and the clipboard: plot_exporter.h.
+    PlotExporter exporter() const { return PlotExporter(*this); }
+    // Drawing off screen (PlotExporter): hides the read-out and brings zoom-dependent
+    // details up to date; endExport() shows the read-out again and replots on screen.
+    void beginExport() const;
+    void endExport() const;
 
     // --- View --------------------------------------------------------------------------
     QAction* resetViewAction() const { return resetAction_; }
@@ -142,6 +97,7 @@ public slots:
     void exportSvgDialog();
     void exportPdfDialog();
     void exportCsvDialog();
+    void copyToClipboard() const;  // the plot as shown, as an image
 
 signals:
     // From the view's range handles (if any): many with finished = false while dragging,
@@ -160,13 +116,7 @@ protected:
     // What the read-out shows at a pixel. `x`,`y` are in the axes given (the tracer moves
     // there). Default: the nearest point (by key) of the first visible, non-empty graph in
     // the axis rect under the cursor, labelled with its name.
-    struct Readout {
-        bool valid = false;
-        QCPAxis* xAxis = nullptr;
-        QCPAxis* yAxis = nullptr;
-        double x = 0, y = 0;
-        QString text;
-    };
+    using Readout = PlotReadout;
     virtual Readout readoutAt(const QPointF& pixel) const;
     // Called when the visible x/y ranges change (zoom, pan, reset), for views that show
     // details only when zoomed in.
@@ -188,6 +138,16 @@ protected:
     // Moves plot()->legend out of the axis rect into a strip above it (under the title),
     // `columns` entries per row: a legend that never covers data.
     void placeLegendOnTop(int columns);
+    // Shows plot()->legend in a font 0.9 times the frame's; above the axis rect with
+    // `columnsOnTop` > 0 (placeLegendOnTop), else where it is.
+    void showSmallLegend(int columnsOnTop);
+    // Drag and wheel zoom move both axes of the main axis rect (not only x).
+    void dragAndZoomBothAxes();
+    // plot()->yAxis shows counts and the "Log scale" action switches it. Its home for the
+    // largest count (setMaxCount) is 0.5 .. 3·max on a log scale and 0 .. headroom·max on a
+    // linear one (headroom leaves room for boxes over the bars); a switch re-homes it.
+    void useCountAxis(double headroom);
+    void setMaxCount(double maxCount);
     // After the log toggle switched the axes: register new home ranges for them.
     virtual void logScaleChanged(bool /*on*/) {}
     virtual void contextMenu(QMenu* /*menu*/) {}
@@ -199,10 +159,8 @@ private:
     void onMouseMove(QMouseEvent* event);
     void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item, QMouseEvent* event);
     void hideReadout();
-    void prepareExport() const;  // hide the tracer, update range-dependent details
-    // svgBytes / pdfBytes: the plot at width x height (0: the widget's size) as SVG or PDF.
-    QByteArray vectorBytes(bool pdf, int width, int height, QString* error) const;
     void updateLegendColors();
+    void registerCountHome();
 
     QCustomPlot* plot_ = nullptr;
     Theme theme_ = Theme::Light;
@@ -210,15 +168,13 @@ private:
     double presentationScale_ = 1.0;
     double presentationFontScale_ = 1.0;
     bool presentationUsed_ = false;  // once scaled, restyles re-apply (1 restores the base)
-    bool stale_ = false;
-    QString staleMessage_;
-    QCPItemText* staleText_ = nullptr;
-    QCPItemText* message_ = nullptr;
-    QCPItemTracer* tracer_ = nullptr;
-    QCPItemText* readout_ = nullptr;
+    mutable ReadoutTracer readout_;  // exports hide it for a moment
+    std::unique_ptr<PlotOverlay> overlay_;
     QAction* resetAction_ = nullptr;
     QAction* logAction_ = nullptr;
     QList<QCPAxis*> logAxes_;
+    double countHeadroom_ = 0;  // > 0: plot()->yAxis is a count axis (useCountAxis)
+    double maxCount_ = 1;
     QList<RangeHandles*> handles_;
     QSet<QCPAbstractPlottable*> hidden_;
     struct Range {

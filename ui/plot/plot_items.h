@@ -73,6 +73,14 @@ inline QCPBars* bars(QCPAxis* x, QCPAxis* y, const QString& objectName, const QS
     return b;
 }
 
+// Bars filled with `colour` at `alpha` (0..255), outlined in it.
+inline void styleBars(QCPBars* bars, const QColor& colour, int alpha) {
+    QColor fill = colour;
+    fill.setAlpha(alpha);
+    bars->setBrush(fill);
+    bars->setPen(QPen(colour, 1));
+}
+
 // The start of every view's constructor: object names for the frame and its plot (tests find
 // them by these), the main axes' labels, and the title row; returns the title.
 inline QCPTextElement* frame(QWidget* view, QCustomPlot* plot, const QString& viewName, const QString& plotName,

@@ -8,7 +8,7 @@
 // did or did not reset a pen — never compounds, and factor 1 restores the base exactly.
 #pragma once
 
-class QCustomPlot;
+#include "ui/plot/qcp_fwd.h"
 
 namespace qs::ui {
 

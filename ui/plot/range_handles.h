@@ -7,14 +7,12 @@
 // stays below max. While a drag is on, setRange() from a recompute does not move the lines.
 #pragma once
 
+#include "ui/plot/qcp_fwd.h"
+
 #include <QColor>
 #include <QObject>
 #include <QString>
 
-class QCustomPlot;
-class QCPAxis;
-class QCPItemStraightLine;
-class QCPItemText;
 class QMouseEvent;
 
 namespace qs::ui {

@@ -10,69 +10,82 @@ QString themeName(Theme theme) {
 
 namespace {
 
-PlotPalette makeLight() {
+// The plot palettes as data: one row per role, light and dark side by side.
+struct RoleColours {
+    QColor PlotPalette::*role;
+    QColor light, dark;
+};
+
+constexpr RoleColours kPlotRoles[] = {
+    {&PlotPalette::background, {255, 255, 255}, {32, 33, 36}},
+    {&PlotPalette::axisRectBackground, {255, 255, 255}, {40, 41, 45}},
+    {&PlotPalette::text, {30, 30, 30}, {225, 225, 225}},
+    {&PlotPalette::axis, {90, 90, 90}, {165, 165, 170}},
+    {&PlotPalette::grid, {222, 222, 222}, {66, 67, 74}},
+    {&PlotPalette::subGrid, {240, 240, 240}, {52, 53, 58}},
+    {&PlotPalette::zeroLine, {170, 170, 170}, {110, 110, 118}},
+    {&PlotPalette::legendBackground, {255, 255, 255, 225}, {40, 41, 45, 225}},
+    {&PlotPalette::legendBorder, {200, 200, 200}, {90, 90, 98}},
+    {&PlotPalette::legendHiddenText, {170, 170, 170}, {110, 110, 118}},
+    {&PlotPalette::overlayBackground, {255, 255, 255, 225}, {28, 29, 32, 225}},
+    {&PlotPalette::overlayText, {60, 60, 60}, {220, 220, 220}},
+    {&PlotPalette::curve, {31, 119, 180}, {90, 170, 255}},
+    {&PlotPalette::identity, {150, 150, 150}, {140, 140, 148}},
+    {&PlotPalette::code, {90, 90, 90}, {165, 165, 170}},
+    {&PlotPalette::error, {148, 103, 189}, {196, 160, 255}},
+    {&PlotPalette::range, {214, 39, 40}, {255, 105, 97}},
+    {&PlotPalette::handle, {230, 120, 0}, {255, 170, 60}},
+    {&PlotPalette::clipped, {214, 39, 40}, {255, 105, 97}},
+    {&PlotPalette::theory, {44, 160, 44}, {120, 220, 120}},
+    {&PlotPalette::marker, {20, 20, 20}, {240, 240, 240}},
+    {&PlotPalette::secondary, {23, 160, 175}, {80, 210, 220}},
+    {&PlotPalette::highlight, {255, 200, 0, 70}, {255, 215, 0, 55}},
+    {&PlotPalette::tracer, {20, 20, 20}, {240, 240, 240}},
+};
+
+PlotPalette makePlotPalette(Theme theme) {
     PlotPalette p;
-    p.background = QColor(255, 255, 255);
-    p.axisRectBackground = QColor(255, 255, 255);
-    p.text = QColor(30, 30, 30);
-    p.axis = QColor(90, 90, 90);
-    p.grid = QColor(222, 222, 222);
-    p.subGrid = QColor(240, 240, 240);
-    p.zeroLine = QColor(170, 170, 170);
-    p.legendBackground = QColor(255, 255, 255, 225);
-    p.legendBorder = QColor(200, 200, 200);
-    p.legendHiddenText = QColor(170, 170, 170);
-    p.overlayBackground = QColor(255, 255, 255, 225);
-    p.overlayText = QColor(60, 60, 60);
-    p.curve = QColor(31, 119, 180);
-    p.identity = QColor(150, 150, 150);
-    p.code = QColor(90, 90, 90);
-    p.error = QColor(148, 103, 189);
-    p.range = QColor(214, 39, 40);
-    p.handle = QColor(230, 120, 0);
-    p.clipped = QColor(214, 39, 40);
-    p.theory = QColor(44, 160, 44);
-    p.marker = QColor(20, 20, 20);
-    p.secondary = QColor(23, 160, 175);
-    p.highlight = QColor(255, 200, 0, 70);
-    p.tracer = QColor(20, 20, 20);
+    for (const RoleColours& r : kPlotRoles) p.*r.role = theme == Theme::Dark ? r.dark : r.light;
     return p;
 }
 
-PlotPalette makeDark() {
-    PlotPalette p;
-    p.background = QColor(32, 33, 36);
-    p.axisRectBackground = QColor(40, 41, 45);
-    p.text = QColor(225, 225, 225);
-    p.axis = QColor(165, 165, 170);
-    p.grid = QColor(66, 67, 74);
-    p.subGrid = QColor(52, 53, 58);
-    p.zeroLine = QColor(110, 110, 118);
-    p.legendBackground = QColor(40, 41, 45, 225);
-    p.legendBorder = QColor(90, 90, 98);
-    p.legendHiddenText = QColor(110, 110, 118);
-    p.overlayBackground = QColor(28, 29, 32, 225);
-    p.overlayText = QColor(220, 220, 220);
-    p.curve = QColor(90, 170, 255);
-    p.identity = QColor(140, 140, 148);
-    p.code = QColor(165, 165, 170);
-    p.error = QColor(196, 160, 255);
-    p.range = QColor(255, 105, 97);
-    p.handle = QColor(255, 170, 60);
-    p.clipped = QColor(255, 105, 97);
-    p.theory = QColor(120, 220, 120);
-    p.marker = QColor(240, 240, 240);
-    p.secondary = QColor(80, 210, 220);
-    p.highlight = QColor(255, 215, 0, 55);
-    p.tracer = QColor(240, 240, 240);
-    return p;
-}
+struct WidgetRole {
+    QPalette::ColorRole role;
+    QColor colour;
+};
+
+// The light theme starts from Qt's palette for a (239, 239, 239) window.
+constexpr WidgetRole kLightWidgetRoles[] = {
+    {QPalette::Base, {255, 255, 255}},          {QPalette::AlternateBase, {247, 247, 247}},
+    {QPalette::Highlight, {48, 140, 198}},      {QPalette::HighlightedText, {255, 255, 255}},
+    {QPalette::ToolTipBase, {255, 255, 220}},   {QPalette::ToolTipText, {0, 0, 0}},
+    {QPalette::Link, {31, 100, 180}},
+};
+
+constexpr QColor kDarkWindow(45, 46, 50), kDarkText(225, 225, 225), kDarkDisabled(120, 120, 126);
+constexpr WidgetRole kDarkWidgetRoles[] = {
+    {QPalette::Window, kDarkWindow},           {QPalette::WindowText, kDarkText},
+    {QPalette::Base, {32, 33, 36}},            {QPalette::AlternateBase, {40, 41, 45}},
+    {QPalette::ToolTipBase, {55, 56, 60}},     {QPalette::ToolTipText, kDarkText},
+    {QPalette::PlaceholderText, kDarkDisabled}, {QPalette::Text, kDarkText},
+    {QPalette::Button, kDarkWindow},           {QPalette::ButtonText, kDarkText},
+    {QPalette::BrightText, {255, 105, 97}},    {QPalette::Light, {70, 71, 76}},
+    {QPalette::Midlight, {58, 59, 64}},        {QPalette::Mid, {38, 39, 42}},
+    {QPalette::Dark, {25, 25, 28}},            {QPalette::Shadow, {10, 10, 10}},
+    {QPalette::Highlight, {58, 130, 200}},     {QPalette::HighlightedText, {255, 255, 255}},
+    {QPalette::Link, {110, 175, 255}},         {QPalette::LinkVisited, {170, 140, 255}},
+};
+constexpr WidgetRole kDarkDisabledRoles[] = {
+    {QPalette::WindowText, kDarkDisabled}, {QPalette::Text, kDarkDisabled},
+    {QPalette::ButtonText, kDarkDisabled}, {QPalette::HighlightedText, kDarkDisabled},
+    {QPalette::Base, kDarkWindow},         {QPalette::Button, {40, 41, 45}},
+};
 
 }  // namespace
 
 const PlotPalette& plotPalette(Theme theme) {
-    static const PlotPalette light = makeLight();
-    static const PlotPalette dark = makeDark();
+    static const PlotPalette light = makePlotPalette(Theme::Light);
+    static const PlotPalette dark = makePlotPalette(Theme::Dark);
     return theme == Theme::Dark ? dark : light;
 }
 
@@ -92,43 +105,12 @@ PlotPalette stalePalette(const PlotPalette& p) {
 QPalette widgetPalette(Theme theme) {
     if (theme == Theme::Light) {
         QPalette p(QColor(239, 239, 239));
-        p.setColor(QPalette::Base, Qt::white);
-        p.setColor(QPalette::AlternateBase, QColor(247, 247, 247));
-        p.setColor(QPalette::Highlight, QColor(48, 140, 198));
-        p.setColor(QPalette::HighlightedText, Qt::white);
-        p.setColor(QPalette::ToolTipBase, QColor(255, 255, 220));
-        p.setColor(QPalette::ToolTipText, Qt::black);
-        p.setColor(QPalette::Link, QColor(31, 100, 180));
+        for (const WidgetRole& r : kLightWidgetRoles) p.setColor(r.role, r.colour);
         return p;
     }
     QPalette p;
-    const QColor window(45, 46, 50), base(32, 33, 36), text(225, 225, 225);
-    const QColor disabled(120, 120, 126);
-    p.setColor(QPalette::Window, window);
-    p.setColor(QPalette::WindowText, text);
-    p.setColor(QPalette::Base, base);
-    p.setColor(QPalette::AlternateBase, QColor(40, 41, 45));
-    p.setColor(QPalette::ToolTipBase, QColor(55, 56, 60));
-    p.setColor(QPalette::ToolTipText, text);
-    p.setColor(QPalette::PlaceholderText, disabled);
-    p.setColor(QPalette::Text, text);
-    p.setColor(QPalette::Button, window);
-    p.setColor(QPalette::ButtonText, text);
-    p.setColor(QPalette::BrightText, QColor(255, 105, 97));
-    p.setColor(QPalette::Light, QColor(70, 71, 76));
-    p.setColor(QPalette::Midlight, QColor(58, 59, 64));
-    p.setColor(QPalette::Mid, QColor(38, 39, 42));
-    p.setColor(QPalette::Dark, QColor(25, 25, 28));
-    p.setColor(QPalette::Shadow, QColor(10, 10, 10));
-    p.setColor(QPalette::Highlight, QColor(58, 130, 200));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::Link, QColor(110, 175, 255));
-    p.setColor(QPalette::LinkVisited, QColor(170, 140, 255));
-    for (QPalette::ColorRole role :
-         {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::HighlightedText})
-        p.setColor(QPalette::Disabled, role, disabled);
-    p.setColor(QPalette::Disabled, QPalette::Base, window);
-    p.setColor(QPalette::Disabled, QPalette::Button, QColor(40, 41, 45));
+    for (const WidgetRole& r : kDarkWidgetRoles) p.setColor(r.role, r.colour);
+    for (const WidgetRole& r : kDarkDisabledRoles) p.setColor(QPalette::Disabled, r.role, r.colour);
     return p;
 }
 

@@ -4,11 +4,11 @@
 // state, which greys the series) recolours everything from one place.
 #pragma once
 
+#include "ui/plot/qcp_fwd.h"
+
 #include <QColor>
 #include <QPalette>
 #include <QString>
-
-class QCustomPlot;
 
 namespace qs::ui {
 

@@ -25,7 +25,7 @@ QCPScatterStyle dash(const QColor& color, double width) {
 
 }  // namespace
 
-ChannelView::ChannelView(QWidget* parent) : PlotFrame(parent) {
+ChannelView::ChannelView(QWidget* parent) : ResultPlot(parent) {
     setObjectName(QStringLiteral("channelView"));
     plot()->setObjectName(QStringLiteral("channelPlot"));
     QCustomPlot* p = plot();
@@ -121,11 +121,7 @@ ChannelView::ChannelView(QWidget* parent) : PlotFrame(parent) {
     maxAbs_->setName(tr("max |error| per channel"));
     maxAbs_->setLineStyle(QCPGraph::lsNone);
 
-    p->legend->setVisible(true);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(2);
+    showSmallLegend(2);
 
     bandText_ = items::label(p, x, y, QStringLiteral("curveChannelLabel"), QCPItemPosition::ptPlotCoords,
                              QCPItemPosition::ptAxisRectRatio, Qt::AlignLeft | Qt::AlignTop);
@@ -144,22 +140,15 @@ void ChannelView::applySeriesStyle(const PlotPalette& c) {
     outMin_->setScatterStyle(dash(c.range, 2.2));
     outMax_->setScatterStyle(dash(c.range, 2.2));
     outMin_->setPen(QPen(c.range, 2.2));  // the legend's sample
-    QColor s = c.secondary;
-    s.setAlpha(190);
-    scale_->setBrush(s);
-    scale_->setPen(QPen(c.secondary, 1));
-    QColor e = c.error;
-    e.setAlpha(170);
-    rmse_->setBrush(e);
-    rmse_->setPen(QPen(c.error, 1));
+    items::styleBars(scale_, c.secondary, 190);
+    items::styleBars(rmse_, c.error, 170);
     maxAbs_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(c.marker, 1.4), Qt::NoBrush, 7));
     band_->setBrush(c.highlight);
     band_->setPen(Qt::NoPen);
     bandText_->setColor(plotPalette(theme()).text);
 }
 
-void ChannelView::setResult(std::shared_ptr<const qs::analysis::ExplorerResult> result) {
-    result_ = std::move(result);
+void ChannelView::draw() {
     const bool have = result_ && !result_->channels.empty();
     QVector<double> keys, mid, minus, plus, dmin, dmax, omin, omax, scale, rmse, maxAbs;
     if (have) {
@@ -294,23 +283,15 @@ PlotFrame::Readout ChannelView::readoutAt(const QPointF& pixel) const {
     return r;
 }
 
-CsvTable ChannelView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("channel"),      QStringLiteral("data_min"),
-                           QStringLiteral("data_max"),     QStringLiteral("output_min"),
-                           QStringLiteral("output_max"),   QStringLiteral("scale"),
-                           QStringLiteral("step"),         QStringLiteral("zero_point"),
-                           QStringLiteral("rmse"),         QStringLiteral("max_abs_error"),
-                           QStringLiteral("sqnr_db"),      QStringLiteral("clipped")};
-    t.columns.resize(static_cast<size_t>(t.header.size()));
+data::NumberColumns ChannelView::csvTable() const {
+    auto t = data::NumberColumns::named({"channel", "data_min", "data_max", "output_min", "output_max", "scale", "step",
+                                         "zero_point", "rmse", "max_abs_error", "sqnr_db", "clipped"});
     if (!result_) return t;
     for (size_t i = 0; i < result_->channels.size(); ++i) {
         const auto& ch = result_->channels[i];
-        const double row[] = {static_cast<double>(i), ch.data_min, ch.data_max, ch.quant.output_min,
-                              ch.quant.output_max, ch.quant.scale, ch.quant.step,
-                              static_cast<double>(ch.quant.zero_code), ch.stats.rmse,
-                              ch.stats.max_abs_error, ch.stats.sqnr_db, static_cast<double>(ch.clipped)};
-        for (size_t c = 0; c < t.columns.size(); ++c) t.columns[c].push_back(row[c]);
+        t.addRow({static_cast<double>(i), ch.data_min, ch.data_max, ch.quant.output_min, ch.quant.output_max,
+                  ch.quant.scale, ch.quant.step, static_cast<double>(ch.quant.zero_code), ch.stats.rmse,
+                  ch.stats.max_abs_error, ch.stats.sqnr_db, static_cast<double>(ch.clipped)});
     }
     return t;
 }

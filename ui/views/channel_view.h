@@ -8,30 +8,20 @@
 #include <memory>
 
 #include "core/analysis/explorer.h"
-#include "ui/plot/plot_frame.h"
-
-class QCPAxisRect;
-class QCPBars;
-class QCPErrorBars;
-class QCPGraph;
-class QCPItemRect;
-class QCPItemText;
-class QCPTextElement;
+#include "ui/plot/qcp_fwd.h"
+#include "ui/plot/result_plot.h"
 
 namespace qs::ui {
 
-class ChannelView : public PlotFrame {
+class ChannelView : public ResultPlot<qs::analysis::ExplorerResult> {
     Q_OBJECT
 public:
     explicit ChannelView(QWidget* parent = nullptr);
     ~ChannelView() override;
 
-    void setResult(std::shared_ptr<const qs::analysis::ExplorerResult> result);
-    std::shared_ptr<const qs::analysis::ExplorerResult> result() const { return result_; }
-
     // channel,data_min,data_max,output_min,output_max,scale,step,zero_point,rmse,
     // max_abs_error,sqnr_db,clipped — one row per channel (empty when per tensor).
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     QCPAxisRect* scaleRect() const { return scaleRect_; }
     QCPAxisRect* errorRect() const { return errorRect_; }
@@ -44,6 +34,7 @@ public:
     QCPGraph* maxErrorGraph() const { return maxAbs_; }
 
 protected:
+    void draw() override;
     void applySeriesStyle(const PlotPalette& palette) override;
     Readout readoutAt(const QPointF& pixel) const override;
     void logScaleChanged(bool on) override;
@@ -51,7 +42,6 @@ protected:
 private:
     void setScaleHome();
 
-    std::shared_ptr<const qs::analysis::ExplorerResult> result_;
     QCPTextElement* title_ = nullptr;
     QCPAxisRect* scaleRect_ = nullptr;
     QCPAxisRect* errorRect_ = nullptr;

@@ -15,7 +15,7 @@ namespace qs::ui {
 using namespace qs::ui::text;
 using items::qvec;
 
-ErrorHistogramView::ErrorHistogramView(QWidget* parent) : PlotFrame(parent) {
+ErrorHistogramView::ErrorHistogramView(QWidget* parent) : ResultPlot(parent) {
     QCustomPlot* p = plot();
     title_ = items::frame(this, p, QStringLiteral("errorHistogramView"), QStringLiteral("errorHistogramPlot"),
                           tr("error x − Q(x)"), tr("count per bin"));
@@ -38,14 +38,9 @@ ErrorHistogramView::ErrorHistogramView(QWidget* parent) : PlotFrame(parent) {
     infoText_->setPadding(QMargins(8, 6, 8, 6));
     infoText_->setTextAlignment(Qt::AlignLeft);
 
-    p->legend->setVisible(true);
-    p->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
-    p->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(4);
-    setLogScaleAxes({y});
+    dragAndZoomBothAxes();
+    showSmallLegend(4);
+    useCountAxis(1.35);  // room for the info box
     restyle();
     setResult(nullptr);
 }
@@ -53,18 +48,14 @@ ErrorHistogramView::ErrorHistogramView(QWidget* parent) : PlotFrame(parent) {
 ErrorHistogramView::~ErrorHistogramView() = default;
 
 void ErrorHistogramView::applySeriesStyle(const PlotPalette& c) {
-    QColor fill = c.error;
-    fill.setAlpha(150);
-    bars_->setBrush(fill);
-    bars_->setPen(QPen(c.error, 1));
+    items::styleBars(bars_, c.error, 150);
     uniform_->setPen(QPen(c.theory, 2.2));
     for (QCPItemStraightLine* l : {halfLo_, halfHi_}) l->setPen(QPen(c.theory, 1.2, Qt::DashLine));
     halfText_->setColor(c.theory);
     infoText_->setColor(plotPalette(theme()).text);
 }
 
-void ErrorHistogramView::setResult(std::shared_ptr<const qs::analysis::ExplorerResult> result) {
-    result_ = std::move(result);
+void ErrorHistogramView::draw() {
     const bool have = result_ && result_->error_hist.bins() > 0;
     plot()->legend->setVisible(have);
     for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{halfLo_, halfHi_, halfText_, infoText_})
@@ -119,25 +110,17 @@ void ErrorHistogramView::setResult(std::shared_ptr<const qs::analysis::ExplorerR
                          QLocale().toString(static_cast<qlonglong>(h.overflow)));
     infoText_->setText(info.join(QLatin1Char('\n')));
 
-    maxCount_ = 1;
-    for (double c : counts) maxCount_ = std::max(maxCount_, c);
+    double maxCount = 1;
+    for (double c : counts) maxCount = std::max(maxCount, c);
     if (haveModel)
-        for (double c : r.error_uniform_counts) maxCount_ = std::max(maxCount_, c);
+        for (double c : r.error_uniform_counts) maxCount = std::max(maxCount, c);
     setHomeRange(plot()->xAxis, h.lo, h.hi);
-    setHomeY();
+    setMaxCount(maxCount);
     commitHomeView();
     setStale(false);
     restyle();
 }
 
-void ErrorHistogramView::setHomeY() {
-    if (isLogScale())
-        setHomeRange(plot()->yAxis, 0.5, maxCount_ * 3);
-    else
-        setHomeRange(plot()->yAxis, 0, maxCount_ * 1.35);  // room for the info box
-}
-
-void ErrorHistogramView::logScaleChanged(bool) { setHomeY(); }
 
 PlotFrame::Readout ErrorHistogramView::readoutAt(const QPointF& pixel) const {
     Readout r;
@@ -158,20 +141,15 @@ PlotFrame::Readout ErrorHistogramView::readoutAt(const QPointF& pixel) const {
     return r;
 }
 
-CsvTable ErrorHistogramView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("bin_lo"), QStringLiteral("bin_hi"), QStringLiteral("count"),
-                           QStringLiteral("uniform_count")};
+data::NumberColumns ErrorHistogramView::csvTable() const {
+    auto t = data::NumberColumns::named({"bin_lo", "bin_hi", "count", "uniform_count"});
     if (!result_) return t;
     const qs::analysis::Histogram& h = result_->error_hist;
-    t.columns.resize(4);
+    const std::vector<double>& uniform = result_->error_uniform_counts;
     for (int i = 0; i < h.bins(); ++i) {
         const size_t k = static_cast<size_t>(i);
-        t.columns[0].push_back(h.edge(i));
-        t.columns[1].push_back(h.edge(i + 1));
-        t.columns[2].push_back(static_cast<double>(h.counts[k]));
-        t.columns[3].push_back(k < result_->error_uniform_counts.size() ? result_->error_uniform_counts[k]
-                                                                         : std::numeric_limits<double>::quiet_NaN());
+        t.addRow({h.edge(i), h.edge(i + 1), static_cast<double>(h.counts[k]),
+                  k < uniform.size() ? uniform[k] : std::numeric_limits<double>::quiet_NaN()});
     }
     return t;
 }

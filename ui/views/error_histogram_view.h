@@ -7,40 +7,29 @@
 #include <memory>
 
 #include "core/analysis/explorer.h"
-#include "ui/plot/plot_frame.h"
-
-class QCPBars;
-class QCPGraph;
-class QCPItemStraightLine;
-class QCPItemText;
-class QCPTextElement;
+#include "ui/plot/qcp_fwd.h"
+#include "ui/plot/result_plot.h"
 
 namespace qs::ui {
 
-class ErrorHistogramView : public PlotFrame {
+class ErrorHistogramView : public ResultPlot<qs::analysis::ExplorerResult> {
     Q_OBJECT
 public:
     explicit ErrorHistogramView(QWidget* parent = nullptr);
     ~ErrorHistogramView() override;
 
-    void setResult(std::shared_ptr<const qs::analysis::ExplorerResult> result);
-    std::shared_ptr<const qs::analysis::ExplorerResult> result() const { return result_; }
-
     // bin_lo,bin_hi,count,uniform_count
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     QCPBars* errorBars() const { return bars_; }
     QCPGraph* uniformGraph() const { return uniform_; }
 
 protected:
+    void draw() override;
     void applySeriesStyle(const PlotPalette& palette) override;
     Readout readoutAt(const QPointF& pixel) const override;
-    void logScaleChanged(bool on) override;
 
 private:
-    void setHomeY();
-
-    std::shared_ptr<const qs::analysis::ExplorerResult> result_;
     QCPTextElement* title_ = nullptr;
     QCPBars* bars_ = nullptr;
     QCPGraph* uniform_ = nullptr;
@@ -48,7 +37,6 @@ private:
     QCPItemStraightLine* halfHi_ = nullptr;
     QCPItemText* halfText_ = nullptr;
     QCPItemText* infoText_ = nullptr;
-    double maxCount_ = 1;
 };
 
 }  // namespace qs::ui

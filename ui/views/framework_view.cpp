@@ -100,12 +100,12 @@ void FrameworkView::resample() {
     resampling_ = false;
 }
 
-CsvTable FrameworkView::csvTable() const {
-    CsvTable t;
-    t.header << QStringLiteral("input x");
+data::NumberColumns FrameworkView::csvTable() const {
+    data::NumberColumns t;
+    t.header.push_back("input x");
     for (QCPGraph* g : graphs_) {
         QString name = g->name();
-        t.header << name.replace(QLatin1Char(','), QLatin1Char(';'));
+        t.header.push_back(name.replace(QLatin1Char(','), QLatin1Char(';')).toStdString());
         std::vector<double> ys;
         std::vector<double> xs;
         for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {

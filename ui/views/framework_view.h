@@ -45,7 +45,7 @@ public:
 
     QList<QCPGraph*> graphs() const { return graphs_; }
     // input x, then each scheme's output at the plotted samples (labels without commas).
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
     void zoomTo(double x, double halfWidth);  // x window; y follows the curves
     QTableWidget* table() const { return table_; }
     QListWidget* examples() const { return examples_; }

@@ -8,7 +8,7 @@
 
 #include "core/analysis/view_data.h"
 #include "ui/plot/plot_items.h"
-#include "ui/plot/range_handles.h"
+#include "ui/views/requested_range.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
@@ -16,7 +16,7 @@ namespace qs::ui {
 using namespace qs::ui::text;
 using items::qvec;
 
-HistogramView::HistogramView(QWidget* parent) : PlotFrame(parent) {
+HistogramView::HistogramView(QWidget* parent) : ResultPlot(parent) {
     QCustomPlot* p = plot();
     title_ = items::frame(this, p, QStringLiteral("histogramView"), QStringLiteral("histogramPlot"),
                           tr("input x (float32)"), tr("count per bin"));
@@ -43,14 +43,9 @@ HistogramView::HistogramView(QWidget* parent) : PlotFrame(parent) {
 
     handles_ = addRangeHandles(x, y);
 
-    p->legend->setVisible(true);
-    p->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
-    p->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(2);
-    setLogScaleAxes({y});
+    dragAndZoomBothAxes();
+    showSmallLegend(2);
+    useCountAxis(1.12);
     restyle();
     setResult(nullptr);
 }
@@ -58,14 +53,8 @@ HistogramView::HistogramView(QWidget* parent) : PlotFrame(parent) {
 HistogramView::~HistogramView() = default;
 
 void HistogramView::applySeriesStyle(const PlotPalette& c) {
-    QColor in = c.curve;
-    in.setAlpha(200);
-    inside_->setBrush(in);
-    inside_->setPen(QPen(c.curve, 1));
-    QColor out = c.clipped;
-    out.setAlpha(210);
-    clipped_->setBrush(out);
-    clipped_->setPen(QPen(c.clipped, 1));
+    items::styleBars(inside_, c.curve, 200);
+    items::styleBars(clipped_, c.clipped, 210);
     clipLegend_->setPen(QPen(c.range, 1.6));
     handleLegend_->setPen(QPen(c.handle, 2.0));
     for (QCPItemStraightLine* l : {clipLo_, clipHi_}) l->setPen(QPen(c.range, 1.6));
@@ -74,8 +63,7 @@ void HistogramView::applySeriesStyle(const PlotPalette& c) {
     clippedText_->setBrush(Qt::NoBrush);
 }
 
-void HistogramView::setResult(std::shared_ptr<const qs::analysis::ExplorerResult> result) {
-    result_ = std::move(result);
+void HistogramView::draw() {
     const bool have = result_ && result_->data_hist.bins() > 0;
     for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{clipLo_, clipHi_, clipLoText_,
                                                                           clipHiText_, clippedText_})
@@ -132,31 +120,18 @@ void HistogramView::setResult(std::shared_ptr<const qs::analysis::ExplorerResult
 
     if (!r.run.slices.empty()) {
         const qs::SliceQuant& q = r.run.slices.front();
-        const bool given = rangeIsGiven(spec);
-        handles_->setNames(requestedMinName(spec), requestedMaxName(spec));
-        handles_->setRange(q.requested_min, q.requested_max);
-        handles_->setVisible(given);
-        handleLegend_->setName(tr("%1 / %2  ↔ drag").arg(requestedMinName(spec), requestedMaxName(spec)));
-        if (given) handleLegend_->addToLegend(); else handleLegend_->removeFromLegend();
+        showRequestedRange(handles_, handleLegend_, spec, q.requested_min, q.requested_max);
     }
 
-    maxCount_ = 1;
-    for (int64_t c : h.counts) maxCount_ = std::max(maxCount_, static_cast<double>(c));
+    double maxCount = 1;
+    for (int64_t c : h.counts) maxCount = std::max(maxCount, static_cast<double>(c));
     setHomeRange(plot()->xAxis, h.lo, h.hi);
-    setHomeY();
+    setMaxCount(maxCount);
     commitHomeView();
     setStale(false);
     restyle();
 }
 
-void HistogramView::setHomeY() {
-    if (isLogScale())
-        setHomeRange(plot()->yAxis, 0.5, maxCount_ * 3);
-    else
-        setHomeRange(plot()->yAxis, 0, maxCount_ * 1.12);
-}
-
-void HistogramView::logScaleChanged(bool) { setHomeY(); }
 
 PlotFrame::Readout HistogramView::readoutAt(const QPointF& pixel) const {
     Readout r;
@@ -180,19 +155,14 @@ PlotFrame::Readout HistogramView::readoutAt(const QPointF& pixel) const {
     return r;
 }
 
-CsvTable HistogramView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("bin_lo"), QStringLiteral("bin_hi"), QStringLiteral("count"),
-                           QStringLiteral("clipped")};
+data::NumberColumns HistogramView::csvTable() const {
+    auto t = data::NumberColumns::named({"bin_lo", "bin_hi", "count", "clipped"});
     if (!result_) return t;
     const qs::analysis::Histogram& h = result_->data_hist;
     const auto split = qs::analysis::splitClipped(h, result_->clip_lo, result_->clip_hi);
-    t.columns.resize(4);
     for (int i = 0; i < h.bins(); ++i) {
-        t.columns[0].push_back(h.edge(i));
-        t.columns[1].push_back(h.edge(i + 1));
-        t.columns[2].push_back(static_cast<double>(h.counts[static_cast<size_t>(i)]));
-        t.columns[3].push_back(split.is_clipped[static_cast<size_t>(i)] ? 1.0 : 0.0);
+        const size_t k = static_cast<size_t>(i);
+        t.addRow({h.edge(i), h.edge(i + 1), static_cast<double>(h.counts[k]), split.is_clipped[k] ? 1.0 : 0.0});
     }
     return t;
 }

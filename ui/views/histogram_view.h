@@ -8,27 +8,19 @@
 #include <memory>
 
 #include "core/analysis/explorer.h"
-#include "ui/plot/plot_frame.h"
-
-class QCPBars;
-class QCPGraph;
-class QCPItemStraightLine;
-class QCPItemText;
-class QCPTextElement;
+#include "ui/plot/qcp_fwd.h"
+#include "ui/plot/result_plot.h"
 
 namespace qs::ui {
 
-class HistogramView : public PlotFrame {
+class HistogramView : public ResultPlot<qs::analysis::ExplorerResult> {
     Q_OBJECT
 public:
     explicit HistogramView(QWidget* parent = nullptr);
     ~HistogramView() override;
 
-    void setResult(std::shared_ptr<const qs::analysis::ExplorerResult> result);
-    std::shared_ptr<const qs::analysis::ExplorerResult> result() const { return result_; }
-
     // bin_lo,bin_hi,count,clipped (clipped = 1 for a bin drawn as clipped).
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     RangeHandles* rangeHandles() const { return handles_; }
     QCPBars* insideBars() const { return inside_; }
@@ -36,14 +28,11 @@ public:
     QCPItemText* clippedText() const { return clippedText_; }
 
 protected:
+    void draw() override;
     void applySeriesStyle(const PlotPalette& palette) override;
     Readout readoutAt(const QPointF& pixel) const override;
-    void logScaleChanged(bool on) override;
 
 private:
-    void setHomeY();
-
-    std::shared_ptr<const qs::analysis::ExplorerResult> result_;
     QCPTextElement* title_ = nullptr;
     QCPBars* inside_ = nullptr;
     QCPBars* clipped_ = nullptr;
@@ -55,7 +44,6 @@ private:
     QCPItemText* clipHiText_ = nullptr;
     QCPItemText* clippedText_ = nullptr;
     RangeHandles* handles_ = nullptr;
-    double maxCount_ = 1;
 };
 
 }  // namespace qs::ui

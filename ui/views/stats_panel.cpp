@@ -15,7 +15,9 @@
 #include <QVBoxLayout>
 
 #include "core/analysis/view_data.h"
-#include "ui/plot/plot_frame.h"  // askSavePath
+#include "ui/model/native_file.h"
+#include "ui/plot/plot_export_dialogs.h"
+#include "ui/views/panel_parts.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
@@ -23,12 +25,6 @@ namespace qs::ui {
 using namespace qs::ui::text;
 
 namespace {
-
-struct RowSpec {
-    const char* key;
-    const char* label;
-    const char* tip;
-};
 
 // Display order; keys are those of qs::analysis::statisticsRows (some rows show two).
 constexpr RowSpec kRows[] = {
@@ -56,27 +52,13 @@ StatsPanel::StatsPanel(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("statsPanel"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
-    title_ = new QLabel;
-    title_->setObjectName(QStringLiteral("statsTitle"));
-    title_->setWordWrap(true);
-    QFont bold = title_->font();
-    bold.setBold(true);
-    title_->setFont(bold);
-    staleLabel_ = new QLabel;
-    staleLabel_->setObjectName(QStringLiteral("staleLabel"));
-    staleLabel_->setWordWrap(true);
-    staleLabel_->setVisible(false);
+    title_ = makePanelTitle(QStringLiteral("statsTitle"));
+    staleLabel_ = makeStaleLabel();
     table_ = new QTableWidget(static_cast<int>(std::size(kRows)), 2);
     table_->setObjectName(QStringLiteral("statsTable"));
     table_->setHorizontalHeaderLabels({tr("Quantity"), tr("Value")});
-    table_->verticalHeader()->setVisible(false);
+    makeReadOnlyTable(table_);
     table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
-    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setAlternatingRowColors(true);
-    table_->setWordWrap(false);
-    table_->setContextMenuPolicy(Qt::CustomContextMenu);
     for (int i = 0; i < static_cast<int>(std::size(kRows)); ++i) {
         auto* label = new QTableWidgetItem(tr(kRows[i].label));
         label->setToolTip(QString::fromUtf8(kRows[i].tip));
@@ -259,17 +241,19 @@ QString StatsPanel::valueText(const QString& key) const {
     return row >= 0 ? table_->item(row, 1)->text() : QString();
 }
 
-CsvTable StatsPanel::csvTable() const {
-    CsvTable t;
+data::NumberColumns StatsPanel::csvTable() const {
+    data::NumberColumns t;
     if (!result_) return t;
     for (const auto& row : qs::analysis::statisticsRows(*result_)) {
-        t.header << QString::fromStdString(row.key);
+        t.header.push_back(row.key);
         t.columns.push_back({row.value});
     }
     return t;
 }
 
-bool StatsPanel::exportCsv(const QString& path, QString* error) const { return writeCsv(path, csvTable(), error); }
+bool StatsPanel::exportCsv(const QString& path, QString* error) const {
+    return exportFile(path, QByteArray::fromStdString(data::csvText(csvTable())), error);
+}
 
 void StatsPanel::copyToClipboard() const {
     QStringList lines;
@@ -280,10 +264,8 @@ void StatsPanel::copyToClipboard() const {
 }
 
 void StatsPanel::exportCsvDialog() {
-    const QString path = askSavePath(this, tr("Export statistics"), tr("CSV (*.csv)"), QStringLiteral("csv"));
-    if (path.isEmpty()) return;
-    QString error;
-    if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export statistics"), error);
+    exportDialog(this, tr("Export statistics"), tr("CSV (*.csv)"), QStringLiteral("csv"),
+                 [this](const QString& path, QString* error) { return exportCsv(path, error); });
 }
 
 }  // namespace qs::ui

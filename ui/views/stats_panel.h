@@ -10,7 +10,7 @@
 #include <QWidget>
 
 #include "core/analysis/explorer.h"
-#include "ui/plot/plot_frame.h"  // CsvTable
+#include "core/data/csv_writer.h"
 #include "ui/plot/theme.h"
 
 class QLabel;
@@ -28,7 +28,7 @@ public:
 
     // One header row of keys (count,nan_pairs,mse,rmse,...) and one row of values: the
     // statistics CSV. Empty columns without a result.
-    CsvTable csvTable() const;
+    data::NumberColumns csvTable() const;
     bool exportCsv(const QString& path, QString* error = nullptr) const;
 
     // The formula in words for the result's op/mode (also shown in the panel).

@@ -6,7 +6,7 @@
 #include <qcustomplot.h>
 
 #include "ui/plot/plot_items.h"
-#include "ui/plot/range_handles.h"
+#include "ui/views/requested_range.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
@@ -40,7 +40,7 @@ QCPScatterStyle scatter(QCPScatterStyle::ScatterShape shape, const QColor& pen,
 
 }  // namespace
 
-TransferView::TransferView(QWidget* parent) : PlotFrame(parent) {
+TransferView::TransferView(QWidget* parent) : ResultPlot(parent) {
     setObjectName(QStringLiteral("transferView"));
     plot()->setObjectName(QStringLiteral("transferPlot"));
     buildPlot();
@@ -143,10 +143,7 @@ void TransferView::buildPlot() {
 
     handles_ = addRangeHandles(x, y);
 
-    p->legend->setVisible(true);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
+    showSmallLegend(0);
     // Inside the plot, bottom right: a transfer curve runs from bottom left to top right, so
     // that corner is empty (the range labels sit top and bottom left), and a strip above the
     // plot would truncate its eight entries at common window widths.
@@ -188,8 +185,7 @@ void TransferView::clear() {
     plot()->legend->setVisible(false);
 }
 
-void TransferView::setResult(std::shared_ptr<const qs::analysis::ExplorerResult> result) {
-    result_ = std::move(result);
+void TransferView::draw() {
     if (!result_) {
         clear();
         setStale(false);
@@ -254,12 +250,7 @@ void TransferView::setResult(std::shared_ptr<const qs::analysis::ExplorerResult>
         item->setVisible(true);
 
     // Handles on the requested range when it is an input the user sets.
-    const bool given = rangeIsGiven(spec);
-    handles_->setNames(requestedMinName(spec), requestedMaxName(spec));
-    handles_->setRange(q.requested_min, q.requested_max);
-    handles_->setVisible(given);
-    handleLegend_->setName(tr("%1 / %2  ↔ drag").arg(requestedMinName(spec), requestedMaxName(spec)));
-    if (given) handleLegend_->addToLegend(); else handleLegend_->removeFromLegend();
+    showRequestedRange(handles_, handleLegend_, spec, q.requested_min, q.requested_max);
 
     // ±Δ/2: where the error of a value inside the range stays.
     const double step = std::abs(q.step);
@@ -387,15 +378,11 @@ PlotFrame::Readout TransferView::readoutAt(const QPointF& pixel) const {
     return r;
 }
 
-CsvTable TransferView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("input"), QStringLiteral("code"), QStringLiteral("output"),
-                           QStringLiteral("error")};
-    if (!result_) return t;
+data::NumberColumns TransferView::csvTable() const {
+    if (!result_) return data::NumberColumns::named({"input", "code", "output", "error"});
     auto table = qs::analysis::transferTable(result_->curve);
-    t.columns = {std::move(table.input), std::move(table.code), std::move(table.output),
-                 std::move(table.error)};
-    return t;
+    return {{"input", "code", "output", "error"},
+            {std::move(table.input), std::move(table.code), std::move(table.output), std::move(table.error)}};
 }
 
 }  // namespace qs::ui

@@ -14,28 +14,21 @@
 
 #include "core/analysis/explorer.h"
 #include "core/analysis/view_data.h"
-#include "ui/plot/plot_frame.h"
-
-class QCPAxisRect;
-class QCPGraph;
-class QCPItemStraightLine;
-class QCPItemText;
-class QCPTextElement;
+#include "ui/plot/qcp_fwd.h"
+#include "ui/plot/result_plot.h"
 
 namespace qs::ui {
 
-class TransferView : public PlotFrame {
+class TransferView : public ResultPlot<qs::analysis::ExplorerResult> {
     Q_OBJECT
 public:
     explicit TransferView(QWidget* parent = nullptr);
     ~TransferView() override;
 
     // Draws the result (null clears the view). A valid result also ends the stale state.
-    void setResult(std::shared_ptr<const qs::analysis::ExplorerResult> result);
-    std::shared_ptr<const qs::analysis::ExplorerResult> result() const { return result_; }
 
     // input,code,output,error: one row per point of the transfer curve (the CLI's header).
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     RangeHandles* rangeHandles() const { return handles_; }
     QCPAxisRect* errorRect() const { return errorRect_; }
@@ -46,6 +39,7 @@ public:
     QCPGraph* edgeGraph() const { return edgesAfter_; }
 
 protected:
+    void draw() override;
     void applySeriesStyle(const PlotPalette& palette) override;
     Readout readoutAt(const QPointF& pixel) const override;
     void viewRangesChanged() override;
@@ -56,7 +50,6 @@ private:
     void alignCodeAxis();
     void drawCurve(const qs::TransferCurve& curve);  // curve, error and step edges
 
-    std::shared_ptr<const qs::analysis::ExplorerResult> result_;
     std::optional<qs::SliceQuantizer> quantizer_;  // the read-out runs the op itself
     std::vector<double> edgeX_;                    // sorted, to count edges in view
     qs::QuantSpec curveSpec_;                      // the drawn slice's op, per tensor

@@ -7,7 +7,7 @@
 #include <QLabel>
 #include <QTableWidget>
 
-#include "ui/plot/plot_frame.h"  // csvNumber
+#include "ui/views/panel_parts.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
@@ -38,13 +38,7 @@ const StatRow kStats[] = {
      [](const ErrorStats& s) { return s.cosine; }},
 };
 
-struct BatchRow {
-    const char* key;
-    const char* label;
-    const char* tip;
-};
-
-const BatchRow kBatch[] = {
+const RowSpec kBatch[] = {
     {"examples", "Examples", "Rows of the id batch (the activations' batch size)"},
     {"ids", "Ids", "Ids looked up, repeats included"},
     {"unique_ids", "Unique ids", "Distinct ids (distinct table rows gathered)"},
@@ -124,14 +118,17 @@ void FeatureStatsPanel::clear() {
 
 void FeatureStatsPanel::setSimulation(const qs::embedding::FeatureSimulation& s, const QString& name) {
     // The activation matrices can be large and are not shown here: keep only the numbers.
-    sim_.stats = s.stats;
-    sim_.stats_after_combine = s.stats_after_combine;
-    sim_.gathered_rows = s.gathered_rows;
-    sim_.examples = s.examples;
-    sim_.ids = s.ids;
-    sim_.unique_ids = s.unique_ids;
-    sim_.empty_examples = s.empty_examples;
-    sim_.lookup_ms = s.lookup_ms;
+    sim_ = {.float_activations = {},
+            .quantized_activations = {},
+            .quantized_after_combine = {},
+            .stats = s.stats,
+            .stats_after_combine = s.stats_after_combine,
+            .gathered_rows = s.gathered_rows,
+            .examples = s.examples,
+            .ids = s.ids,
+            .unique_ids = s.unique_ids,
+            .empty_examples = s.empty_examples,
+            .lookup_ms = s.lookup_ms};
     have_ = true;
     const ErrorStats* columns[] = {&sim_.stats, &sim_.stats_after_combine, &sim_.gathered_rows};
     for (int r = 0; r < kStatRows; ++r)
@@ -147,19 +144,18 @@ void FeatureStatsPanel::setSimulation(const qs::embedding::FeatureSimulation& s,
     setStale(false);
 }
 
-TextTable FeatureStatsPanel::csvTable() const {
-    TextTable t;
-    t.header = QStringList{QStringLiteral("quantity"), QStringLiteral("tpu_order"), QStringLiteral("after_combine"),
-                           QStringLiteral("gathered_rows")};
+data::TextTable FeatureStatsPanel::csvTable() const {
+    using data::csvNumber;
+    data::TextTable t{{"quantity", "tpu_order", "after_combine", "gathered_rows"}, {}};
     if (!have_) return t;
     for (const StatRow& row : kStats)
-        t.rows << QStringList{QString::fromLatin1(row.key), csvNumber(row.value(sim_.stats)),
-                              csvNumber(row.value(sim_.stats_after_combine)), csvNumber(row.value(sim_.gathered_rows))};
+        t.rows.push_back({row.key, csvNumber(row.value(sim_.stats)), csvNumber(row.value(sim_.stats_after_combine)),
+                          csvNumber(row.value(sim_.gathered_rows))});
     const double batch[] = {static_cast<double>(sim_.examples), static_cast<double>(sim_.ids),
                             static_cast<double>(sim_.unique_ids), static_cast<double>(sim_.empty_examples),
                             sim_.lookup_ms};
     for (size_t i = 0; i < std::size(kBatch); ++i)
-        t.rows << QStringList{QString::fromLatin1(kBatch[i].key), csvNumber(batch[i]), QString(), QString()};
+        t.rows.push_back({kBatch[i].key, csvNumber(batch[i]), "", ""});
     return t;
 }
 

@@ -31,7 +31,7 @@ public:
 
     // quantity,tpu_order,after_combine,gathered_rows: one row per statistic, then the batch
     // rows with their value in tpu_order. Exact numbers (csvNumber).
-    TextTable csvTable() const override;
+    data::TextTable csvTable() const override;
 
 private:
     qs::embedding::FeatureSimulation sim_;  // without the activation matrices

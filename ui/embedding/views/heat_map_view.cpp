@@ -19,30 +19,29 @@ using namespace qs::ui::text;
 
 namespace {
 
-// Perceptually even sequential map (viridis' stops) for values; blue–white–red for errors.
-QCPColorGradient sequentialGradient() {
+// The heat maps' colour stops: a perceptually even sequential map (viridis) for values and
+// blue–white–red for errors, both at 0, 1/4, 1/2, 3/4 and 1.
+struct GradientStop {
+    double at;
+    QColor sequential, diverging;
+};
+constexpr GradientStop kStops[] = {{0.00, {68, 1, 84}, {33, 102, 172}},
+                                   {0.25, {59, 82, 139}, {146, 197, 222}},
+                                   {0.50, {33, 145, 140}, {247, 247, 247}},
+                                   {0.75, {94, 201, 98}, {244, 165, 130}},
+                                   {1.00, {253, 231, 37}, {178, 24, 43}}};
+
+// The gradient through the stops' `colour` (NaN cells transparent).
+QCPColorGradient gradient(QColor GradientStop::*colour) {
     QCPColorGradient g;
     g.clearColorStops();
-    g.setColorStopAt(0.00, QColor(68, 1, 84));
-    g.setColorStopAt(0.25, QColor(59, 82, 139));
-    g.setColorStopAt(0.50, QColor(33, 145, 140));
-    g.setColorStopAt(0.75, QColor(94, 201, 98));
-    g.setColorStopAt(1.00, QColor(253, 231, 37));
+    for (const GradientStop& stop : kStops) g.setColorStopAt(stop.at, stop.*colour);
     g.setNanHandling(QCPColorGradient::nhTransparent);
     return g;
 }
 
-QCPColorGradient divergingGradient() {
-    QCPColorGradient g;
-    g.clearColorStops();
-    g.setColorStopAt(0.0, QColor(33, 102, 172));
-    g.setColorStopAt(0.25, QColor(146, 197, 222));
-    g.setColorStopAt(0.5, QColor(247, 247, 247));
-    g.setColorStopAt(0.75, QColor(244, 165, 130));
-    g.setColorStopAt(1.0, QColor(178, 24, 43));
-    g.setNanHandling(QCPColorGradient::nhTransparent);
-    return g;
-}
+QCPColorGradient sequentialGradient() { return gradient(&GradientStop::sequential); }
+QCPColorGradient divergingGradient() { return gradient(&GradientStop::diverging); }
 
 QCPColorGradient greyGradient() {
     QCPColorGradient g(QCPColorGradient::gpGrayscale);
@@ -111,8 +110,7 @@ HeatMapView::HeatMapView(QWidget* parent) : PlotFrame(parent) {
     auto* margins = new QCPMarginGroup(p);
     p->axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
     scale_->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
-    p->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
-    p->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    dragAndZoomBothAxes();
     restyle();
     clear();
 }
@@ -256,21 +254,15 @@ PlotFrame::Readout HeatMapView::readoutAt(const QPointF& pixel) const {
     return r;
 }
 
-CsvTable HeatMapView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("row"), QStringLiteral("col"), QStringLiteral("float"),
-                           QStringLiteral("quantized"), QStringLiteral("error")};
-    t.columns.resize(5);
+data::NumberColumns HeatMapView::csvTable() const {
+    auto t = data::NumberColumns::named({"row", "col", "float", "quantized", "error"});
     if (!window_) return t;
     const auto& w = *window_;
     for (int64_t r = 0; r < w.rows; ++r)
         for (int64_t c = 0; c < w.dim; ++c) {
             const size_t i = static_cast<size_t>(r * w.dim + c);
-            t.columns[0].push_back(static_cast<double>(w.first_row + r));
-            t.columns[1].push_back(static_cast<double>(c));
-            t.columns[2].push_back(w.float_values[i]);
-            t.columns[3].push_back(w.quantized[i]);
-            t.columns[4].push_back(w.error[i]);
+            t.addRow({static_cast<double>(w.first_row + r), static_cast<double>(c), w.float_values[i], w.quantized[i],
+                      w.error[i]});
         }
     return t;
 }

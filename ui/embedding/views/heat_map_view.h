@@ -9,11 +9,9 @@
 
 #include "core/embedding/workbench.h"
 #include "ui/plot/plot_frame.h"
+#include "ui/plot/qcp_fwd.h"
 
 class QComboBox;
-class QCPColorMap;
-class QCPColorScale;
-class QCPTextElement;
 
 namespace qs::ui {
 
@@ -39,7 +37,7 @@ public:
     static QString layerName(Layer layer);
 
     // row,col,float,quantized,error — one line per cell, row-major (all layers).
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
 public slots:
     void setLayer(qs::ui::HeatMapView::Layer layer);

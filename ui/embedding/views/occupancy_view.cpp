@@ -5,6 +5,7 @@
 
 #include <qcustomplot.h>
 
+#include "core/embedding/occupancy_view_data.h"
 #include "ui/plot/plot_items.h"
 #include "ui/views/view_text.h"
 
@@ -15,20 +16,7 @@ using namespace qs::ui::text;
 namespace {
 
 QString percent(int64_t part, int64_t total) {
-    return total > 0 ? QString::number(100.0 * static_cast<double>(part) / static_cast<double>(total), 'g', 3)
-                     : QStringLiteral("0");
-}
-
-// Bucket q's center; the float32 centers when the occupancy has them, else the formula.
-double centerOf(const qs::embedding::BucketOccupancy& o, size_t q) {
-    if (q < o.centers.size()) return o.centers[q];
-    const double quantum = (o.config.upper - o.config.lower) / static_cast<double>(o.config.num_buckets - 1);
-    return o.config.lower + static_cast<double>(q) * quantum;
-}
-
-double quantumOf(const qs::embedding::BucketOccupancy& o) {
-    return o.config.num_buckets > 1 ? (o.config.upper - o.config.lower) / static_cast<double>(o.config.num_buckets - 1)
-                                    : 1.0;
+    return QString::number(qs::embedding::percentOf(part, total), 'g', 3);
 }
 
 }  // namespace
@@ -49,14 +37,9 @@ OccupancyView::OccupancyView(QWidget* parent) : PlotFrame(parent) {
     caption_->position->setCoords(0.5, 0.0);
     caption_->setPadding(QMargins(8, 4, 8, 4));
 
-    p->legend->setVisible(true);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(2);
-    p->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
-    p->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
-    setLogScaleAxes({y});
+    showSmallLegend(2);
+    dragAndZoomBothAxes();
+    useCountAxis(1.25);  // room for the caption
     restyle();
     clear();
 }
@@ -64,14 +47,8 @@ OccupancyView::OccupancyView(QWidget* parent) : PlotFrame(parent) {
 OccupancyView::~OccupancyView() = default;
 
 void OccupancyView::applySeriesStyle(const PlotPalette& c) {
-    QColor in = c.curve;
-    in.setAlpha(200);
-    inside_->setBrush(in);
-    inside_->setPen(QPen(c.curve, 1));
-    QColor out = c.clipped;
-    out.setAlpha(210);
-    clipped_->setBrush(out);
-    clipped_->setPen(QPen(c.clipped, 1));
+    items::styleBars(inside_, c.curve, 200);
+    items::styleBars(clipped_, c.clipped, 210);
     caption_->setColor(c.text);
     caption_->setBrush(c.overlayBackground);
     caption_->setPen(QPen(c.legendBorder));
@@ -112,27 +89,12 @@ void OccupancyView::clear(const QString& reason) {
 
 void OccupancyView::setOccupancy(const qs::embedding::BucketOccupancy& o) {
     occupancy_ = o;
-    const size_t n = o.counts.size();
-    QVector<double> keys, in, out;
-    keys.reserve(static_cast<qsizetype>(n));
-    in.reserve(static_cast<qsizetype>(n));
-    out.reserve(static_cast<qsizetype>(n));
-    maxCount_ = 1;
-    for (size_t q = 0; q < n; ++q) {
-        int64_t clippedHere = 0;
-        if (q == 0) clippedHere += o.below;
-        if (q + 1 == n) clippedHere += o.above;
-        clippedHere = std::min(clippedHere, o.counts[q]);
-        keys << centerOf(o, q);
-        in << static_cast<double>(o.counts[q] - clippedHere);
-        out << static_cast<double>(clippedHere);
-        maxCount_ = std::max(maxCount_, static_cast<double>(o.counts[q]));
-    }
-    const double quantum = quantumOf(o);
+    const qs::embedding::OccupancyBars bars = qs::embedding::occupancyBars(o);
+    const double quantum = qs::embedding::bucketQuantum(o);
     inside_->setWidth(quantum * 0.9);
     clipped_->setWidth(quantum * 0.9);
-    inside_->setData(keys, in, true);
-    clipped_->setData(keys, out, true);
+    inside_->setData(items::qvec(bars.centers), items::qvec(bars.in_range), true);
+    clipped_->setData(items::qvec(bars.centers), items::qvec(bars.clipped), true);
     setMessage(QString());
     caption_->setText(captionFor(o));
     caption_->setVisible(true);
@@ -141,7 +103,7 @@ void OccupancyView::setOccupancy(const qs::embedding::BucketOccupancy& o) {
                         .arg(qs(qs::tpu::repr(o.config)), QLocale().toString(static_cast<qlonglong>(o.total))));
     plot()->yAxis->setLabel(tr("table values per bucket (bucket width %1)").arg(num(quantum, 4)));
     setHomeX();
-    setHomeY();
+    setMaxCount(bars.max_count);
     commitHomeView();
     setStale(false);
     restyle();
@@ -174,39 +136,23 @@ void OccupancyView::setSuggestions(const std::vector<qs::embedding::RangeSuggest
 
 // The buckets and every suggested bound.
 void OccupancyView::setHomeX() {
-    const auto& o = *occupancy_;
-    const double pad = std::max(quantumOf(o), 0.04 * (o.config.upper - o.config.lower));
-    double lo = o.config.lower - pad, hi = o.config.upper + pad;
-    for (const auto& s : suggestions_) {
-        if (std::isfinite(s.lower)) lo = std::min(lo, s.lower - pad);
-        if (std::isfinite(s.upper)) hi = std::max(hi, s.upper + pad);
-    }
-    setHomeRange(plot()->xAxis, lo, hi);
+    const auto range = qs::embedding::occupancyXRange(*occupancy_, suggestions_);
+    setHomeRange(plot()->xAxis, range.lo, range.hi);
 }
 
-void OccupancyView::setHomeY() {
-    if (isLogScale())
-        setHomeRange(plot()->yAxis, 0.5, maxCount_ * 3);
-    else
-        setHomeRange(plot()->yAxis, 0, maxCount_ * 1.25);  // room for the caption
-}
-
-void OccupancyView::logScaleChanged(bool) { setHomeY(); }
 
 PlotFrame::Readout OccupancyView::readoutAt(const QPointF& pixel) const {
     Readout r;
     if (!occupancy_ || occupancy_->counts.empty() || plot()->axisRectAt(pixel) != plot()->axisRect()) return r;
     const auto& o = *occupancy_;
-    const double quantum = quantumOf(o);
-    const double x = plot()->xAxis->pixelToCoord(pixel.x());
-    const double qd = std::floor((x - o.config.lower) / quantum + 0.5);
-    if (!(qd >= 0 && qd < static_cast<double>(o.counts.size()))) return r;
-    const auto q = static_cast<size_t>(qd);
+    const std::optional<size_t> bucket = qs::embedding::bucketAt(o, plot()->xAxis->pixelToCoord(pixel.x()));
+    if (!bucket) return r;
+    const size_t q = *bucket;
     const int64_t count = o.counts[q];
     r.valid = true;
     r.xAxis = plot()->xAxis;
     r.yAxis = plot()->yAxis;
-    r.x = centerOf(o, q);
+    r.x = qs::embedding::bucketCenter(o, q);
     r.y = static_cast<double>(count);
     r.text = tr("bucket q = %1\ncenter %2\ncount %3 (%4 %)")
                  .arg(q)
@@ -217,22 +163,14 @@ PlotFrame::Readout OccupancyView::readoutAt(const QPointF& pixel) const {
     return r;
 }
 
-CsvTable OccupancyView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("bucket"), QStringLiteral("center"), QStringLiteral("count"),
-                           QStringLiteral("in_range"), QStringLiteral("clipped")};
-    t.columns.resize(5);
+data::NumberColumns OccupancyView::csvTable() const {
+    auto t = data::NumberColumns::named({"bucket", "center", "count", "in_range", "clipped"});
     if (!occupancy_) return t;
     const auto& o = *occupancy_;
-    const auto in = inside_->data();
-    const auto out = clipped_->data();
-    for (size_t q = 0; q < o.counts.size(); ++q) {
-        t.columns[0].push_back(static_cast<double>(q));
-        t.columns[1].push_back(centerOf(o, q));
-        t.columns[2].push_back(static_cast<double>(o.counts[q]));
-        t.columns[3].push_back((in->constBegin() + static_cast<int>(q))->value);
-        t.columns[4].push_back((out->constBegin() + static_cast<int>(q))->value);
-    }
+    const qs::embedding::OccupancyBars bars = qs::embedding::occupancyBars(o);
+    for (size_t q = 0; q < o.counts.size(); ++q)
+        t.addRow({static_cast<double>(q), bars.centers[q], static_cast<double>(o.counts[q]), bars.in_range[q],
+                  bars.clipped[q]});
     return t;
 }
 

@@ -14,12 +14,7 @@
 #include "core/embedding/occupancy.h"
 #include "core/embedding/range_suggest.h"
 #include "ui/plot/plot_frame.h"
-
-class QCPBars;
-class QCPGraph;
-class QCPItemStraightLine;
-class QCPItemText;
-class QCPTextElement;
+#include "ui/plot/qcp_fwd.h"
 
 namespace qs::ui {
 
@@ -37,7 +32,7 @@ public:
     void setSuggestions(const std::vector<qs::embedding::RangeSuggestion>& suggestions);
 
     // bucket,center,count,in_range,clipped — one row per bucket.
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     QCPBars* inRangeBars() const { return inside_; }
     QCPBars* clippedBars() const { return clipped_; }
@@ -52,12 +47,9 @@ public:
 protected:
     void applySeriesStyle(const PlotPalette& palette) override;
     Readout readoutAt(const QPointF& pixel) const override;
-    void logScaleChanged(bool on) override;
 
 private:
     void setHomeX();
-    void setHomeY();
-
     std::optional<qs::embedding::BucketOccupancy> occupancy_;
     std::vector<qs::embedding::RangeSuggestion> suggestions_;
     QCPTextElement* title_ = nullptr;
@@ -66,7 +58,6 @@ private:
     QCPItemText* caption_ = nullptr;
     QList<QCPItemStraightLine*> suggestionLines_;  // lower, upper per suggestion
     QList<QCPGraph*> suggestionLegend_;
-    double maxCount_ = 1;
 };
 
 }  // namespace qs::ui

@@ -75,11 +75,7 @@ PipelineView::PipelineView(QWidget* parent) : PlotFrame(parent) {
     maxDiff_->setObjectName(QStringLiteral("maxAbsDifference"));
     maxDiff_->setName(tr("max |a_pipelined − a_sequential|"));
 
-    p->legend->setVisible(true);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    p->legend->setFont(legendFont);
-    placeLegendOnTop(3);
+    showSmallLegend(3);
     restyle();
     clear();
 }
@@ -87,10 +83,7 @@ PipelineView::PipelineView(QWidget* parent) : PlotFrame(parent) {
 PipelineView::~PipelineView() = default;
 
 void PipelineView::applySeriesStyle(const PlotPalette& c) {
-    QColor s = c.clipped;
-    s.setAlpha(70);
-    stale_->setBrush(s);
-    stale_->setPen(QPen(c.clipped, 1));
+    items::styleBars(stale_, c.clipped, 70);
     sequential_->setPen(QPen(c.curve, 2.0));
     sequential_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, c.curve, c.curve, 5));
     pipelined_->setPen(QPen(c.handle, 2.0, Qt::DashLine));
@@ -186,25 +179,14 @@ PlotFrame::Readout PipelineView::readoutAt(const QPointF& pixel) const {
     return r;
 }
 
-CsvTable PipelineView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("step"),
-                           QStringLiteral("loss_sequential"),
-                           QStringLiteral("loss_pipelined"),
-                           QStringLiteral("activations"),
-                           QStringLiteral("stale_activations"),
-                           QStringLiteral("stale_rows"),
-                           QStringLiteral("mean_abs_difference"),
-                           QStringLiteral("max_abs_difference")};
-    t.columns.resize(8);
+data::NumberColumns PipelineView::csvTable() const {
+    auto t = data::NumberColumns::named({"step", "loss_sequential", "loss_pipelined", "activations", "stale_activations",
+                                         "stale_rows", "mean_abs_difference", "max_abs_difference"});
     if (!demo_) return t;
-    for (const auto& s : demo_->steps) {
-        const double row[] = {static_cast<double>(s.step),       s.loss_sequential,
-                              s.loss_pipelined,                  static_cast<double>(s.activations),
-                              static_cast<double>(s.stale_activations), static_cast<double>(s.stale_rows),
-                              s.mean_abs_difference,             s.max_abs_difference};
-        for (size_t c = 0; c < 8; ++c) t.columns[c].push_back(row[c]);
-    }
+    for (const auto& s : demo_->steps)
+        t.addRow({static_cast<double>(s.step), s.loss_sequential, s.loss_pipelined, static_cast<double>(s.activations),
+                  static_cast<double>(s.stale_activations), static_cast<double>(s.stale_rows), s.mean_abs_difference,
+                  s.max_abs_difference});
     return t;
 }
 

@@ -8,11 +8,7 @@
 
 #include "core/embedding/pipeline_demo.h"
 #include "ui/plot/plot_frame.h"
-
-class QCPAxisRect;
-class QCPBars;
-class QCPGraph;
-class QCPTextElement;
+#include "ui/plot/qcp_fwd.h"
 
 namespace qs::ui {
 
@@ -31,7 +27,7 @@ public:
 
     // step,loss_sequential,loss_pipelined,activations,stale_activations,stale_rows,
     // mean_abs_difference,max_abs_difference.
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     QCPAxisRect* differenceRect() const { return diffRect_; }
     QCPGraph* sequentialLoss() const { return sequential_; }

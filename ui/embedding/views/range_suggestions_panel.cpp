@@ -8,7 +8,6 @@
 #include <QTableWidget>
 
 #include "core/tpu/simulated_quantization.h"
-#include "ui/plot/plot_frame.h"  // csvNumber
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
@@ -78,13 +77,12 @@ void RangeSuggestionsPanel::setSuggestions(const std::vector<qs::embedding::Rang
     setStale(false);
 }
 
-TextTable RangeSuggestionsPanel::csvTable() const {
-    TextTable t;
-    t.header = QStringList{QStringLiteral("method"), QStringLiteral("lower"), QStringLiteral("upper"), QStringLiteral("mse"),
-                           QStringLiteral("sqnr_db"), QStringLiteral("clipped_fraction")};
+data::TextTable RangeSuggestionsPanel::csvTable() const {
+    using data::csvNumber;
+    data::TextTable t{{"method", "lower", "upper", "mse", "sqnr_db", "clipped_fraction"}, {}};
     for (const auto& s : suggestions_)
-        t.rows << QStringList{qs(s.method), csvNumber(s.lower), csvNumber(s.upper), csvNumber(s.mse),
-                              csvNumber(s.sqnr_db), csvNumber(s.clipped_fraction)};
+        t.rows.push_back({s.method, csvNumber(s.lower), csvNumber(s.upper), csvNumber(s.mse), csvNumber(s.sqnr_db),
+                          csvNumber(s.clipped_fraction)});
     return t;
 }
 

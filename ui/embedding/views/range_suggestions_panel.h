@@ -26,7 +26,7 @@ public:
     int bestRow() const { return best_; }     // lowest finite MSE, -1 when none
 
     // method,lower,upper,mse,sqnr_db,clipped_fraction (exact numbers).
-    TextTable csvTable() const override;
+    data::TextTable csvTable() const override;
 
 signals:
     void applyRequested(double lower, double upper);

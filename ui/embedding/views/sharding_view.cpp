@@ -127,10 +127,7 @@ ShardingView::~ShardingView() = default;
 
 void ShardingView::applySeriesStyle(const PlotPalette& c) {
     auto style = [](QCPBars* b, const QColor& colour) {
-        QColor fill = colour;
-        fill.setAlpha(190);
-        b->setBrush(fill);
-        b->setPen(QPen(colour, 1));
+        items::styleBars(b, colour, 190);
     };
     style(rows_, c.secondary);
     style(f32_, c.curve);
@@ -265,24 +262,15 @@ PlotFrame::Readout ShardingView::readoutAt(const QPointF& pixel) const {
     return out;
 }
 
-CsvTable ShardingView::csvTable() const {
-    CsvTable t;
-    t.header = QStringList{QStringLiteral("host"),          QStringLiteral("first_id"),
-                           QStringLiteral("rows"),          QStringLiteral("bytes_float32"),
-                           QStringLiteral("bytes_quantized"), QStringLiteral("lookups"),
-                           QStringLiteral("unique_lookups")};
-    t.columns.resize(7);
+data::NumberColumns ShardingView::csvTable() const {
+    auto t = data::NumberColumns::named(
+        {"host", "first_id", "rows", "bytes_float32", "bytes_quantized", "lookups", "unique_lookups"});
     if (!report_) return t;
     for (size_t h = 0; h < report_->hosts.size(); ++h) {
         const auto& host = report_->hosts[h];
-        const double row[] = {static_cast<double>(h),
-                              static_cast<double>(host.first_id),
-                              static_cast<double>(host.rows),
-                              static_cast<double>(host.bytes_float32),
-                              static_cast<double>(host.bytes_quantized),
-                              static_cast<double>(host.lookups),
-                              static_cast<double>(host.unique_lookups)};
-        for (size_t c = 0; c < 7; ++c) t.columns[c].push_back(row[c]);
+        t.addRow({static_cast<double>(h), static_cast<double>(host.first_id), static_cast<double>(host.rows),
+                  static_cast<double>(host.bytes_float32), static_cast<double>(host.bytes_quantized),
+                  static_cast<double>(host.lookups), static_cast<double>(host.unique_lookups)});
     }
     return t;
 }

@@ -10,13 +10,7 @@
 
 #include "core/embedding/sharding_report.h"
 #include "ui/plot/plot_frame.h"
-
-class QCPAxisRect;
-class QCPBars;
-class QCPBarsGroup;
-class QCPItemRect;
-class QCPItemText;
-class QCPTextElement;
+#include "ui/plot/qcp_fwd.h"
 
 namespace qs::ui {
 
@@ -36,7 +30,7 @@ public:
     static QString captionFor(const qs::embedding::ShardingReport& report);
 
     // host,first_id,rows,bytes_float32,bytes_quantized,lookups,unique_lookups.
-    CsvTable csvTable() const override;
+    data::NumberColumns csvTable() const override;
 
     QCPAxisRect* bytesRect() const { return bytesRect_; }
     QCPAxisRect* trafficRect() const { return trafficRect_; }

@@ -11,8 +11,8 @@
 #include <QVBoxLayout>
 
 #include "core/tpu/simulated_quantization.h"
-#include "ui/plot/plot_frame.h"  // csvNumber
 #include "ui/embedding/views/embedding_text.h"
+#include "ui/views/panel_parts.h"
 
 namespace qs::ui {
 
@@ -20,13 +20,7 @@ using namespace qs::ui::text;
 
 namespace {
 
-struct Row {
-    const char* key;
-    const char* label;
-    const char* tip;
-};
-
-const Row kRows[] = {
+const RowSpec kRows[] = {
     {"dtype", "Code dtype", "The narrowest unsigned type that holds num_buckets − 1"},
     {"config", "QuantizationConfig", "The table's config: codes reconstruct as code · quantum + lower"},
     {"shape", "Shape", "rows × dim of the exported codes"},
@@ -113,14 +107,13 @@ void StorageExportPanel::setStorage(const qs::embedding::StorageQuantization& s)
     setStale(false);
 }
 
-TextTable StorageExportPanel::csvTable() const {
-    TextTable t;
-    t.header = QStringList{QStringLiteral("key"), QStringLiteral("value")};
+data::TextTable StorageExportPanel::csvTable() const {
+    data::TextTable t{{"key", "value"}, {}};
     if (!have_) return t;
     const auto& s = storage_;
-    auto add = [&t](const char* key, const QString& value) { t.rows << QStringList{QLatin1String(key), value}; };
-    auto addNumber = [&add](const char* key, double value) { add(key, csvNumber(value)); };
-    add("dtype", dtypeName(s.code_bits));
+    auto add = [&t](const char* key, const std::string& value) { t.rows.push_back({key, value}); };
+    auto addNumber = [&add](const char* key, double value) { add(key, data::csvNumber(value)); };
+    add("dtype", dtypeName(s.code_bits).toStdString());
     addNumber("num_buckets", static_cast<double>(s.config.num_buckets));
     addNumber("lower", s.config.lower);
     addNumber("upper", s.config.upper);

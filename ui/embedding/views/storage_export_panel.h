@@ -28,7 +28,7 @@ public:
     static QString dtypeName(int code_bits);
 
     // key,value: exact numbers (dtype and config as text).
-    TextTable csvTable() const override;
+    data::TextTable csvTable() const override;
 
 signals:
     void exportRequested();

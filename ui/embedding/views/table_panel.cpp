@@ -12,47 +12,23 @@
 #include <QVBoxLayout>
 
 #include "ui/model/native_file.h"
-#include "ui/plot/plot_frame.h"  // csvField
+#include "ui/plot/plot_export_dialogs.h"
+#include "ui/views/panel_parts.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
 
 using namespace qs::ui::text;
 
-QByteArray textCsv(const TextTable& table) {
-    auto line = [](const QStringList& fields) {
-        QStringList quoted;
-        for (const QString& f : fields) quoted << csvField(f);
-        return quoted.join(QLatin1Char(',')).toUtf8() + '\n';
-    };
-    QByteArray out = line(table.header);
-    for (const QStringList& row : table.rows) out += line(row);
-    return out;
-}
-
 TablePanel::TablePanel(const QString& objectName, QWidget* parent) : QWidget(parent) {
     setObjectName(objectName);
     layout_ = new QVBoxLayout(this);
     layout_->setContentsMargins(6, 6, 6, 6);
-    title_ = new QLabel;
-    title_->setObjectName(QStringLiteral("panelTitle"));
-    title_->setWordWrap(true);
-    QFont bold = title_->font();
-    bold.setBold(true);
-    title_->setFont(bold);
-    staleLabel_ = new QLabel;
-    staleLabel_->setObjectName(QStringLiteral("staleLabel"));
-    staleLabel_->setWordWrap(true);
-    staleLabel_->setVisible(false);
+    title_ = makePanelTitle(QStringLiteral("panelTitle"));
+    staleLabel_ = makeStaleLabel();
     table_ = new QTableWidget;
     table_->setObjectName(objectName + QStringLiteral("Table"));
-    table_->verticalHeader()->setVisible(false);
-    table_->horizontalHeader()->setStretchLastSection(true);
-    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setAlternatingRowColors(true);
-    table_->setWordWrap(false);
-    table_->setContextMenuPolicy(Qt::CustomContextMenu);
+    makeReadOnlyTable(table_);
     layout_->addWidget(title_);
     layout_->addWidget(staleLabel_);
     layout_->addWidget(table_, 1);
@@ -102,7 +78,7 @@ void TablePanel::refreshColors() {
 }
 
 bool TablePanel::exportCsv(const QString& path, QString* error) const {
-    return exportFile(path, textCsv(csvTable()), error);
+    return exportFile(path, QByteArray::fromStdString(data::csvText(csvTable())), error);
 }
 
 void TablePanel::copyToClipboard() const {
@@ -122,10 +98,8 @@ void TablePanel::copyToClipboard() const {
 }
 
 void TablePanel::exportCsvDialog() {
-    const QString path = askSavePath(this, tr("Export CSV"), tr("CSV (*.csv)"), QStringLiteral("csv"));
-    if (path.isEmpty()) return;
-    QString error;
-    if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export CSV"), error);
+    exportDialog(this, tr("Export CSV"), tr("CSV (*.csv)"), QStringLiteral("csv"),
+                 [this](const QString& path, QString* error) { return exportCsv(path, error); });
 }
 
 }  // namespace qs::ui

@@ -1,8 +1,9 @@
 // TablePanel: the base of the workbench's table panels (feature statistics, range
 // suggestions, storage quantization). A bold title, a "stale — …" line, one QTableWidget and
 // whatever the panel adds below it; a context menu copies the table or exports its CSV.
-// Unlike the plots' CsvTable these tables hold text (method names, dtypes), so the CSV is a
-// TextTable whose numbers the panels write with csvNumber (exact, not as displayed).
+// Unlike the plots' number columns these tables hold text (method names, dtypes), so the CSV
+// is a data::TextTable whose numbers the panels write with data::csvNumber (exact, not as
+// displayed).
 #pragma once
 
 #include <QList>
@@ -10,6 +11,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include "core/data/csv_writer.h"
 #include "ui/plot/theme.h"
 
 class QLabel;
@@ -18,20 +20,13 @@ class QVBoxLayout;
 
 namespace qs::ui {
 
-struct TextTable {
-    QStringList header;
-    QList<QStringList> rows;
-};
-// Header line, then one line per row; '\n' line ends; fields quoted as csvField() does.
-QByteArray textCsv(const TextTable& table);
-
 class TablePanel : public QWidget {
     Q_OBJECT
 public:
     explicit TablePanel(const QString& objectName, QWidget* parent = nullptr);
 
     // What `Export CSV` writes (empty rows without a result).
-    virtual TextTable csvTable() const = 0;
+    virtual data::TextTable csvTable() const = 0;
     bool exportCsv(const QString& path, QString* error = nullptr) const;
 
     QTableWidget* table() const { return table_; }
