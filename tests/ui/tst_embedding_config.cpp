@@ -21,6 +21,7 @@
 #include "ui/embedding/embedding_model.h"
 #include "ui/embedding/embedding_validation.h"
 #include "ui/embedding/py_json.h"
+#include "tests/ui/line_edit_typing.h"
 
 using namespace qs::ui;
 
@@ -491,13 +492,6 @@ W* child(QWidget& parent, const char* name) {
     W* w = parent.findChild<W*>(QLatin1String(name));
     if (!w) qFatal("no widget %s", name);
     return w;
-}
-
-void retype(QLineEdit* edit, const QString& text) {
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClick(edit, Qt::Key_Backspace);
-    QTest::keyClicks(edit, text);
 }
 
 }  // namespace

@@ -26,19 +26,13 @@
 #include "ui/embedding/views/sharding_view.h"
 #include "ui/embedding/workbench_inputs.h"
 #include "ui/embedding/workbench_window.h"
+#include "tests/ui/line_edit_typing.h"
 
 using namespace qs::ui;
 
 namespace {
 
 const QString kExample = QStringLiteral(QS_SOURCE_DIR "/resources/embedding/example.json");
-
-void retype(QLineEdit* edit, const QString& text) {
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClick(edit, Qt::Key_Backspace);
-    QTest::keyClicks(edit, text);
-}
 
 }  // namespace
 
