@@ -24,9 +24,6 @@
 #include <functional>
 #include <string>
 #include <vector>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -37,6 +34,7 @@
 #include <qcustomplot.h>
 
 #include "app/bench/bench_args.h"
+#include "app/gui/heap_tuning.h"
 #include "ui/compute/compute_service.h"
 #include "ui/main_window.h"
 #include "ui/model/explorer_model.h"
@@ -131,12 +129,7 @@ void qtMessage(QtMsgType type, const QMessageLogContext&, const QString& message
 }  // namespace
 
 int main(int argc, char* argv[]) {
-#if defined(__GLIBC__)
-    // As app/gui/main.cpp: keep the per-update result buffers (4 MB per million samples) in
-    // the heap instead of fresh mmap'ed pages whose faults cost more than the arithmetic.
-    mallopt(M_MMAP_THRESHOLD, 512 << 20);
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
-#endif
+    qs::app::keepResultBuffersInHeap();  // as the explorer does
     Options opt;
     if (!parse(argc, argv, opt)) return 2;
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");

@@ -9,6 +9,30 @@ namespace {
 std::string indexed(const std::string& key, qsizetype i) {
     return key + "[" + std::to_string(i) + "]";
 }
+
+// The list `a` found under `key`, each element converted by convert(value, "key[i]").
+template <typename T, typename Convert>
+std::vector<T> listOf(const QJsonArray& a, const std::string& key, Convert convert) {
+    std::vector<T> out;
+    out.reserve(static_cast<size_t>(a.size()));
+    for (qsizetype i = 0; i < a.size(); ++i) out.push_back(convert(a.at(i), indexed(key, i)));
+    return out;
+}
+
+// A list of lists under `key`, each element converted by convert(value, "key[i][j]").
+template <typename T, typename Convert>
+std::vector<std::vector<T>> rowsOf(const QJsonArray& a, const char* key, Convert convert) {
+    std::vector<std::vector<T>> rows;
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        if (!a.at(i).isArray()) throw CaseFormatError{indexed(key, i), "must be a list"};
+        rows.push_back(listOf<T>(a.at(i).toArray(), indexed(key, i), convert));
+    }
+    return rows;
+}
+
+float toFloat(const QJsonValue& v, const std::string& field) {
+    return static_cast<float>(CaseReader::toNumber(v, field));
+}
 }  // namespace
 
 std::string CaseReader::name() const {
@@ -105,29 +129,14 @@ Shape CaseReader::shape() const {
     return s;
 }
 
-std::vector<float> CaseReader::floats(const char* key) const {
-    const QJsonArray a = requiredArray(key);
-    std::vector<float> out;
-    out.reserve(static_cast<size_t>(a.size()));
-    for (qsizetype i = 0; i < a.size(); ++i)
-        out.push_back(static_cast<float>(toNumber(a.at(i), indexed(key, i))));
-    return out;
-}
+std::vector<float> CaseReader::floats(const char* key) const { return listOf<float>(requiredArray(key), key, toFloat); }
 
 std::vector<double> CaseReader::doubles(const char* key) const {
-    const QJsonArray a = requiredArray(key);
-    std::vector<double> out;
-    out.reserve(static_cast<size_t>(a.size()));
-    for (qsizetype i = 0; i < a.size(); ++i) out.push_back(toNumber(a.at(i), indexed(key, i)));
-    return out;
+    return listOf<double>(requiredArray(key), key, &CaseReader::toNumber);
 }
 
 std::vector<int64_t> CaseReader::ints(const char* key) const {
-    const QJsonArray a = requiredArray(key);
-    std::vector<int64_t> out;
-    out.reserve(static_cast<size_t>(a.size()));
-    for (qsizetype i = 0; i < a.size(); ++i) out.push_back(toInteger(a.at(i), indexed(key, i)));
-    return out;
+    return listOf<int64_t>(requiredArray(key), key, &CaseReader::toInteger);
 }
 
 TensorArg<float> CaseReader::floatTensor(const char* key) const {
@@ -144,31 +153,11 @@ TensorArg<float> CaseReader::floatTensor(const char* key) const {
 }
 
 std::vector<std::vector<float>> CaseReader::floatRows(const char* key) const {
-    const QJsonArray a = requiredArray(key);
-    std::vector<std::vector<float>> rows;
-    for (qsizetype i = 0; i < a.size(); ++i) {
-        if (!a.at(i).isArray()) throw CaseFormatError{indexed(key, i), "must be a list"};
-        const QJsonArray r = a.at(i).toArray();
-        std::vector<float> row;
-        for (qsizetype j = 0; j < r.size(); ++j)
-            row.push_back(static_cast<float>(toNumber(r.at(j), indexed(indexed(key, i), j))));
-        rows.push_back(std::move(row));
-    }
-    return rows;
+    return rowsOf<float>(requiredArray(key), key, toFloat);
 }
 
 std::vector<std::vector<int64_t>> CaseReader::intRows(const char* key) const {
-    const QJsonArray a = requiredArray(key);
-    std::vector<std::vector<int64_t>> rows;
-    for (qsizetype i = 0; i < a.size(); ++i) {
-        if (!a.at(i).isArray()) throw CaseFormatError{indexed(key, i), "must be a list"};
-        const QJsonArray r = a.at(i).toArray();
-        std::vector<int64_t> row;
-        for (qsizetype j = 0; j < r.size(); ++j)
-            row.push_back(toInteger(r.at(j), indexed(indexed(key, i), j)));
-        rows.push_back(std::move(row));
-    }
-    return rows;
+    return rowsOf<int64_t>(requiredArray(key), key, &CaseReader::toInteger);
 }
 
 int64_t CaseReader::integer(const char* key) const { return toInteger(required(key), key); }

@@ -82,37 +82,29 @@ void qtMessage(QtMsgType type, const QMessageLogContext&, const QString& message
     std::fprintf(stderr, "quantscope-cli export: Qt: %s\n", qPrintable(message));
 }
 
+// A new view of type V showing `result`.
+template <typename V>
+std::unique_ptr<V> viewShowing(const std::shared_ptr<const analysis::ExplorerResult>& result) {
+    auto v = std::make_unique<V>();
+    v->setResult(result);
+    return v;
+}
+
 int render(View viewKind, const std::shared_ptr<const analysis::ExplorerResult>& result,
            const Outputs& out, const ui::ViewState* viewState) {
     const auto app = offscreenApplication(qtMessage);  // the views are widgets
 
     std::unique_ptr<ui::PlotFrame> frame;
     switch (viewKind) {
-        case View::Transfer: {
-            auto v = std::make_unique<ui::TransferView>();
-            v->setResult(result);
-            frame = std::move(v);
-            break;
-        }
-        case View::Histogram: {
-            auto v = std::make_unique<ui::HistogramView>();
-            v->setResult(result);
-            frame = std::move(v);
-            break;
-        }
+        case View::Transfer: frame = viewShowing<ui::TransferView>(result); break;
+        case View::Histogram: frame = viewShowing<ui::HistogramView>(result); break;
         case View::ErrorHistogram: {
-            auto v = std::make_unique<ui::ErrorHistogramView>();
-            v->setResult(result);
+            auto v = viewShowing<ui::ErrorHistogramView>(result);
             if (viewState && viewState->errorLogScale) v->setLogScale(true);
             frame = std::move(v);
             break;
         }
-        case View::PerChannel: {
-            auto v = std::make_unique<ui::ChannelView>();
-            v->setResult(result);
-            frame = std::move(v);
-            break;
-        }
+        case View::PerChannel: frame = viewShowing<ui::ChannelView>(result); break;
     }
     if (viewState && viewState->dark) frame->setTheme(ui::Theme::Dark);
     // Laid out at the logical size the image is rendered at (pixels · 96 / dpi).

@@ -112,18 +112,12 @@ Result<Dataset> readCsv(const std::string& path, const LoadOptions& options) {
     size_t cols = 0;          // 0 until the first row is seen
     int64_t firstRowLine = 0;
     std::vector<std::string_view> fields;
-    const char* const begin = text.data();
-    const char* const end = begin + text.size();
-    const char* p = begin;
-    int64_t lineNo = 0;
+    detail::TextLines lines(text);
     try {
-        while (p < end) {
-            const auto* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
-            if (!progress.at(static_cast<size_t>(p - begin))) return progress.cancelled();
-            std::string_view line(p, static_cast<size_t>((nl ? nl : end) - p));
-            p = nl ? nl + 1 : end;
-            ++lineNo;
-            if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        while (!lines.done()) {
+            if (!progress.at(lines.offset())) return progress.cancelled();
+            const std::string_view line = lines.next();
+            const int64_t lineNo = lines.number();
             const std::string_view content = trimmed(line);
             if (content.empty() || content.front() == '#') continue;
 

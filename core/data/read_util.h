@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -52,6 +53,31 @@ private:
     const std::string& path_;
     size_t total_, step_;
     size_t next_ = 0;  // the first call (0 bytes) always reports
+};
+
+// The lines of a text file, one at a time, without the '\n' and a trailing '\r' (CRLF files);
+// number() is the 1-based number of the line next() returned last, offset() the bytes
+// consumed so far (for Progress::at before the next line).
+class TextLines {
+public:
+    explicit TextLines(std::string_view text) : begin_(text.data()), p_(begin_), end_(begin_ + text.size()) {}
+    bool done() const { return p_ >= end_; }
+    size_t offset() const { return static_cast<size_t>(p_ - begin_); }
+    int64_t number() const { return number_; }
+    std::string_view next() {
+        const auto* nl = static_cast<const char*>(std::memchr(p_, '\n', static_cast<size_t>(end_ - p_)));
+        std::string_view line(p_, static_cast<size_t>((nl ? nl : end_) - p_));
+        p_ = nl ? nl + 1 : end_;
+        ++number_;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        return line;
+    }
+
+private:
+    const char* begin_;
+    const char* p_;
+    const char* end_;
+    int64_t number_ = 0;
 };
 
 // The file name without directories, the label of a loaded data set.

@@ -37,19 +37,13 @@ Result<Dataset> readVec(const std::string& path, const LoadOptions& options) {
     Dataset d;
     d.label = detail::baseName(path);
     int64_t headerCount = -1, dim = -1, firstRowLine = 0;
-    const char* const begin = text.data();
-    const char* const end = begin + text.size();
-    const char* p = begin;
-    int64_t lineNo = 0;
+    detail::TextLines lines(text);
     bool firstLine = true;
     try {
-        while (p < end) {
-            const auto* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
-            if (!progress.at(static_cast<size_t>(p - begin))) return progress.cancelled();
-            std::string_view line(p, static_cast<size_t>((nl ? nl : end) - p));
-            p = nl ? nl + 1 : end;
-            ++lineNo;
-            if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        while (!lines.done()) {
+            if (!progress.at(lines.offset())) return progress.cancelled();
+            const std::string_view line = lines.next();
+            const int64_t lineNo = lines.number();
             size_t i = 0;
             const std::string_view word = nextToken(line, i);
             if (word.empty()) continue;  // blank line

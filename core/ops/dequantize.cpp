@@ -150,11 +150,7 @@ Status dequantize(const TensorRef<Code>& input, const TensorRef<float>& min_rang
     template Status dequantize<Code>(const TensorRef<Code>&, const TensorRef<float>&,     \
                                      const TensorRef<float>&, const DequantizeAttrs&,     \
                                      std::span<float>, const Exec&);
-QS_INSTANTIATE(int8_t)
-QS_INSTANTIATE(uint8_t)
-QS_INSTANTIATE(int16_t)
-QS_INSTANTIATE(uint16_t)
-QS_INSTANTIATE(int32_t)
+QS_FOR_EACH_CODE_TYPE(QS_INSTANTIATE)
 #undef QS_INSTANTIATE
 
 }  // namespace qs

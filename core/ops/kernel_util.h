@@ -36,6 +36,10 @@ void forEachSliceRun(const SliceLayout& layout, const Exec& exec, Fn&& fn) {
     });
 }
 
+// Applies the macro M to each quantized code type the kernels are instantiated for (the
+// T attribute's int8/uint8/int16/uint16/int32 — qint32 codes are int32 too).
+#define QS_FOR_EACH_CODE_TYPE(M) M(int8_t) M(uint8_t) M(int16_t) M(uint16_t) M(int32_t)
+
 // TF's StrCat(float): "%.6g", or "%.9g" when 6 digits do not read back the same float.
 std::string tfFloat(float v);
 // StrCat(bool) goes through the integer overload: "1" / "0".

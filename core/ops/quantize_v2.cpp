@@ -275,11 +275,7 @@ Result<QuantizeV2Ranges> quantizeV2(const TensorRef<float>& input,
     template Result<QuantizeV2Ranges> quantizeV2<Code>(                                    \
         const TensorRef<float>&, const TensorRef<float>&, const TensorRef<float>&,         \
         const QuantizeV2Attrs&, std::span<Code>, const Exec&);
-QS_INSTANTIATE(int8_t)
-QS_INSTANTIATE(uint8_t)
-QS_INSTANTIATE(int16_t)
-QS_INSTANTIATE(uint16_t)
-QS_INSTANTIATE(int32_t)
+QS_FOR_EACH_CODE_TYPE(QS_INSTANTIATE)
 #undef QS_INSTANTIATE
 
 }  // namespace qs

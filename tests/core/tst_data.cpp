@@ -432,24 +432,43 @@ private slots:
         QCOMPARE(range->values[3], 0.1f);
     }
 
-    void csvErrors() {
-        QTemporaryDir dir;
-        const auto err = [&](const char* name, const std::string& text) {
-            return errorOf(readCsv(writeFile(dir, name, text)));
+    // The text readers' refusals: file, content, message after "DataError: <dir>/".
+    void textReaderErrors_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("expected");
+        const struct { const char* file; const char* content; const char* expected; } cases[] = {
+            {"rag.csv", "a,b\n1,2\n\n3\n", "rag.csv: line 4: 1 fields, expected 2 (as in line 1)"},
+            {"rag2.csv", "1,2\n3,4,5\n", "rag2.csv: line 2: 3 fields, expected 2 (as in line 1)"},
+            {"nan.csv", "a,b,c\n1,2,3\n4,5,abc\n", "nan.csv: line 3, column 3: \"abc\" is not a number"},
+            {"empty.csv", "1,,3\n", "empty.csv: line 1, column 2: empty field"},
+            {"mixed.csv", "1,2\n3;4\n", "mixed.csv: line 2: 1 fields, expected 2 (as in line 1)"},
+            {"nothing.csv", "", "nothing.csv: no data (the file is empty)"},
+            {"head.csv", "a,b\n\n", "head.csv: no data rows after the header"},
+            {"short.vec", "2 3\na 1 2 3\nb 1 2\n", "short.vec: line 3: \"b\" has 2 values, expected 3 (from the header)"},
+            {"long.vec", "a 1 2\nb 1 2 3\n", "long.vec: line 2: \"b\" has 3 values, expected 2 (as in line 1)"},
+            {"bad.vec", "a 1 2\nb 1 x\n", "bad.vec: line 2, value 2 of \"b\": \"x\" is not a number"},
+            {"count.vec", "3 2\na 1 2\nb 3 4\n", "count.vec: the header announces 3 rows, the file has 2"},
+            {"word.vec", "lonely\n", "word.vec: line 1: \"lonely\" has no values"},
+            {"none.vec", "\n\n", "none.vec: no vectors in the file"},
         };
-        const QString p = dir.path() + "/";
-        QCOMPARE(err("rag.csv", "a,b\n1,2\n\n3\n"),
-                 "DataError: " + p + "rag.csv: line 4: 1 fields, expected 2 (as in line 1)");
-        QCOMPARE(err("rag2.csv", "1,2\n3,4,5\n"),
-                 "DataError: " + p + "rag2.csv: line 2: 3 fields, expected 2 (as in line 1)");
-        QCOMPARE(err("nan.csv", "a,b,c\n1,2,3\n4,5,abc\n"),
-                 "DataError: " + p + "nan.csv: line 3, column 3: \"abc\" is not a number");
-        QCOMPARE(err("empty.csv", "1,,3\n"), "DataError: " + p + "empty.csv: line 1, column 2: empty field");
-        QCOMPARE(err("mixed.csv", "1,2\n3;4\n"),
-                 "DataError: " + p + "mixed.csv: line 2: 1 fields, expected 2 (as in line 1)");
-        QCOMPARE(err("nothing.csv", ""), "DataError: " + p + "nothing.csv: no data (the file is empty)");
-        QCOMPARE(err("head.csv", "a,b\n\n"), "DataError: " + p + "head.csv: no data rows after the header");
-        QVERIFY(err("long.csv", "1\n" + std::string(100, 'x') + "\n").contains("\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\" is not a number"));
+        for (const auto& c : cases)
+            QTest::newRow(c.file) << QString(c.file) << QByteArray(c.content) << QString::fromUtf8(c.expected);
+    }
+    void textReaderErrors() {
+        QFETCH(QString, file);
+        QFETCH(QByteArray, content);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const std::string path = writeFile(dir, file, content.toStdString());
+        const auto read = file.endsWith(QLatin1String(".vec")) ? readVec(path) : readCsv(path);
+        QCOMPARE(errorOf(read), "DataError: " + dir.path() + "/" + expected);
+    }
+
+    void csvQuotesLongFieldsShortened() {
+        QTemporaryDir dir;
+        const auto read = readCsv(writeFile(dir, "long.csv", "1\n" + std::string(100, 'x') + "\n"));
+        QVERIFY(errorOf(read).contains("\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\" is not a number"));
     }
 
     // ---- .vec ----------------------------------------------------------------------
@@ -468,24 +487,6 @@ private slots:
         QCOMPARE(n->shape, (Shape{2, 3}));
         QCOMPARE(n->row_names, (std::vector<std::string>{"a", "b"}));
         QCOMPARE(n->values, (std::vector<float>{1, 2, 3, 4, 5, 6}));
-    }
-
-    void vecErrors() {
-        QTemporaryDir dir;
-        const auto err = [&](const char* name, const std::string& text) {
-            return errorOf(readVec(writeFile(dir, name, text)));
-        };
-        const QString p = dir.path() + "/";
-        QCOMPARE(err("short.vec", "2 3\na 1 2 3\nb 1 2\n"),
-                 "DataError: " + p + "short.vec: line 3: \"b\" has 2 values, expected 3 (from the header)");
-        QCOMPARE(err("long.vec", "a 1 2\nb 1 2 3\n"),
-                 "DataError: " + p + "long.vec: line 2: \"b\" has 3 values, expected 2 (as in line 1)");
-        QCOMPARE(err("bad.vec", "a 1 2\nb 1 x\n"),
-                 "DataError: " + p + "bad.vec: line 2, value 2 of \"b\": \"x\" is not a number");
-        QCOMPARE(err("count.vec", "3 2\na 1 2\nb 3 4\n"),
-                 "DataError: " + p + "count.vec: the header announces 3 rows, the file has 2");
-        QCOMPARE(err("word.vec", "lonely\n"), "DataError: " + p + "word.vec: line 1: \"lonely\" has no values");
-        QCOMPARE(err("none.vec", "\n\n"), "DataError: " + p + "none.vec: no vectors in the file");
     }
 
     // ---- loadDataFile, progress and cancellation -------------------------------------

@@ -292,28 +292,30 @@ private slots:
         QCOMPARE(*back, *spaced);
     }
 
-    void specErrors() {
-        const auto message = [](const std::string& text) {
-            auto r = parseIdBatchSpec(text);
-            return r.ok() ? std::string("ok") : r.error().kind + ": " + r.error().message;
+    // Each refused spec, and the reason after "DataError: id batch '<spec>': ".
+    void specErrors_data() {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<QString>("reason");
+        const struct { const char* spec; const char* reason; } cases[] = {
+            {"zipf:batch=x", "batch must be an integer >= 1, got 'x'"},
+            {"uniform:ids=0", "ids must be an integer >= 1, got '0'"},
+            {"zipf:s=-1", "s must be a number > 0, got '-1'"},
+            {"uniform:s=2", "unknown key 's' for uniform (valid keys: batch, ids, weights, seed)"},
+            {"zipf:weights=2", "weights must be 0 or 1, got '2'"},
+            {"zipf:seed=-3", "seed must be an integer >= 0, got '-3'"},
+            {"normal:batch=3", "unknown distribution 'normal' (valid: uniform, zipf)"},
+            {"zipf:batch=2,batch=3", "key 'batch' is given twice"},
+            {"zipf:batch", "'batch' has no value (expected key=value)"},
         };
-        QCOMPARE(message("zipf:batch=x"),
-                 std::string("DataError: id batch 'zipf:batch=x': batch must be an integer >= 1, got 'x'"));
-        QCOMPARE(message("uniform:ids=0"),
-                 std::string("DataError: id batch 'uniform:ids=0': ids must be an integer >= 1, got '0'"));
-        QCOMPARE(message("zipf:s=-1"), std::string("DataError: id batch 'zipf:s=-1': s must be a number > 0, got '-1'"));
-        QCOMPARE(message("uniform:s=2"),
-                 std::string("DataError: id batch 'uniform:s=2': unknown key 's' for uniform (valid keys: batch, ids, weights, seed)"));
-        QCOMPARE(message("zipf:weights=2"),
-                 std::string("DataError: id batch 'zipf:weights=2': weights must be 0 or 1, got '2'"));
-        QCOMPARE(message("zipf:seed=-3"),
-                 std::string("DataError: id batch 'zipf:seed=-3': seed must be an integer >= 0, got '-3'"));
-        QCOMPARE(message("normal:batch=3"),
-                 std::string("DataError: id batch 'normal:batch=3': unknown distribution 'normal' (valid: uniform, zipf)"));
-        QCOMPARE(message("zipf:batch=2,batch=3"),
-                 std::string("DataError: id batch 'zipf:batch=2,batch=3': key 'batch' is given twice"));
-        QCOMPARE(message("zipf:batch"),
-                 std::string("DataError: id batch 'zipf:batch': 'batch' has no value (expected key=value)"));
+        for (const auto& c : cases) QTest::newRow(c.spec) << QString(c.spec) << QString(c.reason);
+    }
+    void specErrors() {
+        QFETCH(QString, spec);
+        QFETCH(QString, reason);
+        auto r = parseIdBatchSpec(spec.toStdString());
+        QVERIFY(!r.ok());
+        QCOMPARE(QString::fromStdString(r.error().kind + ": " + r.error().message),
+                 "DataError: id batch '" + spec + "': " + reason);
     }
 
     void uniformIds() {

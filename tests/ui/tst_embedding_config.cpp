@@ -16,13 +16,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "tests/ui/retype.h"
-
 #include "ui/embedding/config_editor.h"
 #include "ui/embedding/embedding_document.h"
 #include "ui/embedding/embedding_model.h"
 #include "ui/embedding/embedding_validation.h"
 #include "ui/embedding/py_json.h"
+#include "tests/ui/line_edit_typing.h"
 
 using namespace qs::ui;
 

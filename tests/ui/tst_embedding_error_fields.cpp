@@ -10,7 +10,7 @@
 #include <QLineEdit>
 #include <QtTest>
 
-#include "tests/ui/retype.h"
+#include "tests/ui/line_edit_typing.h"
 
 #include "ui/embedding/config_editor.h"
 #include "ui/embedding/embedding_document.h"

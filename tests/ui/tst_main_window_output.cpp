@@ -144,19 +144,21 @@ void TstMainWindowOutput::transferCsvMatchesTheCore() {
                                      .arg(v.code).arg(double(y))));
         }
     };
+    // After the edits: the window shows the model's result, and the CSV matches the core.
+    auto settledAndChecked = [&] {
+        QVERIFY(settle());
+        CHECK(verifyShowsModel());
+        CHECK(check());
+    };
     CHECK(check());
     CHECK(selectData("modeCombo", int(qs::QuantizeMode::MinCombined)));
     CHECK(selectData("typeCombo", int(qs::QType::QUInt8)));
     CHECK(typeInto("minRangeSpin", QStringLiteral("-0.7")));
-    QVERIFY(settle());
-    CHECK(verifyShowsModel());
-    CHECK(check());
+    CHECK(settledAndChecked());
     CHECK(selectData("opCombo", int(qs::QuantOp::QuantizeAndDequantizeV2)));
     CHECK(selectData("roundModeCombo", int(qs::RoundMode::HalfUp)));
     CHECK(typeInto("numBitsSpin", QStringLiteral("3")));
-    QVERIFY(settle());
-    CHECK(verifyShowsModel());
-    CHECK(check());
+    CHECK(settledAndChecked());
     CHECK(selectData("opCombo", int(qs::QuantOp::TpuSimulatedQuantization)));
     CHECK(typeInto("numBucketsSpin", QStringLiteral("11")));
     QVERIFY(settle());

@@ -20,6 +20,11 @@
 
 using namespace qs::ui;
 
+// A well-formed version-1 session header followed by `fields` (JSON members).
+static QByteArray versionOneSession(const char* fields) {
+    return QByteArray(R"({"format": "quantscope-session", "version": 1, )") + fields + '}';
+}
+
 class TstModelSession : public QObject {
     Q_OBJECT
 private slots:
@@ -138,38 +143,22 @@ private slots:
                                        << QStringLiteral("not a QuantScope session");
         QTest::newRow("newer") << QByteArray(R"({"format": "quantscope-session", "version": 7})")
                                << QStringLiteral("written by a newer QuantScope (session format 7");
-        QTest::newRow("bad mode")
-            << QByteArray(R"({"format": "quantscope-session", "version": 1,
-                              "parameters": {"mode": "MIN_LAST"}})")
-            << QStringLiteral("parameters.mode: 'MIN_LAST' is not one of MIN_COMBINED, MIN_FIRST, SCALED");
-        QTest::newRow("bad type")
-            << QByteArray(R"({"format": "quantscope-session", "version": 1,
-                              "parameters": {"num_bits": "eight"}})")
-            << QStringLiteral("parameters.num_bits: must be a number");
-        QTest::newRow("huge integer")
-            << QByteArray(R"({"format": "quantscope-session", "version": 1,
-                              "parameters": {"axis": 1e300}})")
-            << QStringLiteral("parameters.axis: must be an integer");
-        // Values the explorer's controls cannot hold: the form would show another value
-        // than the op runs with (the spin box clamps), so they are refused.
-        QTest::newRow("num_bits beyond the control")
-            << QByteArray(R"({"format": "quantscope-session", "version": 1, "parameters": {"num_bits": 1000}})")
-            << QStringLiteral("parameters.num_bits: 1000 is out of range [0, 64]");
-        QTest::newRow("axis below -1")
-            << QByteArray(R"({"format": "quantscope-session", "version": 1, "parameters": {"axis": -9}})")
-            << QStringLiteral("parameters.axis: -9 is out of range [-1, 7]");
-        QTest::newRow("ensure_minimum_range beyond the control")
-            << QByteArray(R"({"format": "quantscope-session", "version": 1, "parameters": {"ensure_minimum_range": 1e30}})")
-            << QStringLiteral("parameters.ensure_minimum_range: 1e+30 is out of range [0, 10]");
-        QTest::newRow("min_range beyond float32")
-            << QByteArray(R"({"format": "quantscope-session", "version": 1, "parameters": {"min_range": -1e39}})")
-            << QStringLiteral("parameters.min_range: -1e+39 is out of range [-3.4028234663852886e+38, 3.4028234663852886e+38]");
-        QTest::newRow("negative channel")
-            << QByteArray(R"({"format": "quantscope-session", "version": 1, "view": {"channel": -7}})")
-            << QStringLiteral("view.channel: -7 is out of range [0, 2147483647]");
-        QTest::newRow("negative tab")
-            << QByteArray(R"({"format": "quantscope-session", "version": 1, "view": {"tab": -2}})")
-            << QStringLiteral("view.tab: -2 is out of range [0, 2147483647]");
+        // Version-1 sessions with one bad member: {row, members, expected message}.
+        const struct { const char* row; const char* members; const char* expected; } badMembers[] = {
+            {"bad mode", R"("parameters": {"mode": "MIN_LAST"})", "parameters.mode: 'MIN_LAST' is not one of MIN_COMBINED, MIN_FIRST, SCALED"},
+            {"bad type", R"("parameters": {"num_bits": "eight"})", "parameters.num_bits: must be a number"},
+            {"huge integer", R"("parameters": {"axis": 1e300})", "parameters.axis: must be an integer"},
+            // Values the explorer's controls cannot hold: the form would show another value
+            // than the op runs with (the spin box clamps), so they are refused.
+            {"num_bits beyond the control", R"("parameters": {"num_bits": 1000})", "parameters.num_bits: 1000 is out of range [0, 64]"},
+            {"axis below -1", R"("parameters": {"axis": -9})", "parameters.axis: -9 is out of range [-1, 7]"},
+            {"ensure_minimum_range beyond the control", R"("parameters": {"ensure_minimum_range": 1e30})", "parameters.ensure_minimum_range: 1e+30 is out of range [0, 10]"},
+            {"min_range beyond float32", R"("parameters": {"min_range": -1e39})", "parameters.min_range: -1e+39 is out of range [-3.4028234663852886e+38, 3.4028234663852886e+38]"},
+            {"negative channel", R"("view": {"channel": -7})", "view.channel: -7 is out of range [0, 2147483647]"},
+            {"negative tab", R"("view": {"tab": -2})", "view.tab: -2 is out of range [0, 2147483647]"},
+        };
+        for (const auto& bad : badMembers)
+            QTest::newRow(bad.row) << versionOneSession(bad.members) << QString::fromUtf8(bad.expected);
     }
     void brokenSessionsAreRefusedWithReasons() {
         QFETCH(QByteArray, content);

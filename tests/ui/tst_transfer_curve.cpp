@@ -116,18 +116,23 @@ private slots:
     void closeUpShowsSingleSteps();
 };
 
-void TstTransferCurve::pointsAreTheOpsOutputs_data() {
+// The 8-bit specs (every mode, both rounding modes of the QDQ ops) as rows of a "spec" column.
+static void addEightBitSpecRows() {
     QTest::addColumn<QuantSpec>("spec");
     QTest::newRow("qint8 MIN_COMBINED") << quantizeSpec(QType::QInt8, QuantizeMode::MinCombined, -1, 1);
     QTest::newRow("quint8 MIN_COMBINED") << quantizeSpec(QType::QUInt8, QuantizeMode::MinCombined, -0.3f, 2.7f);
     QTest::newRow("quint8 MIN_FIRST") << quantizeSpec(QType::QUInt8, QuantizeMode::MinFirst, -1, 1);
     QTest::newRow("qint8 SCALED even narrow")
         << quantizeSpec(QType::QInt8, QuantizeMode::Scaled, -10, 9, RoundMode::HalfToEven, true);
+    QTest::newRow("QDQ qint8") << qdqSpec(QType::QInt8, -1, 1);
+    QTest::newRow("QDQ quint8 HALF_UP") << qdqSpec(QType::QUInt8, -0.5f, 3, RoundMode::HalfUp);
+}
+
+void TstTransferCurve::pointsAreTheOpsOutputs_data() {
+    addEightBitSpecRows();
     QTest::newRow("quint16 SCALED") << quantizeSpec(QType::QUInt16, QuantizeMode::Scaled, 0, 4);
     QTest::newRow("qint16 MIN_COMBINED") << quantizeSpec(QType::QInt16, QuantizeMode::MinCombined, -2, 5);
     QTest::newRow("qint32 SCALED") << quantizeSpec(QType::QInt32, QuantizeMode::Scaled, -1, 1);
-    QTest::newRow("QDQ qint8") << qdqSpec(QType::QInt8, -1, 1);
-    QTest::newRow("QDQ quint8 HALF_UP") << qdqSpec(QType::QUInt8, -0.5f, 3, RoundMode::HalfUp);
     QTest::newRow("QDQ qint16 narrow") << qdqSpec(QType::QInt16, -3, 1, RoundMode::HalfToEven, true);
 }
 
@@ -155,14 +160,7 @@ void TstTransferCurve::pointsAreTheOpsOutputs() {
 
 void TstTransferCurve::stepsStartAtTheExactFloat_data() {
     // 8-bit types: few enough codes for every step to be resolved by the samples.
-    QTest::addColumn<QuantSpec>("spec");
-    QTest::newRow("qint8 MIN_COMBINED") << quantizeSpec(QType::QInt8, QuantizeMode::MinCombined, -1, 1);
-    QTest::newRow("quint8 MIN_COMBINED") << quantizeSpec(QType::QUInt8, QuantizeMode::MinCombined, -0.3f, 2.7f);
-    QTest::newRow("quint8 MIN_FIRST") << quantizeSpec(QType::QUInt8, QuantizeMode::MinFirst, -1, 1);
-    QTest::newRow("qint8 SCALED even narrow")
-        << quantizeSpec(QType::QInt8, QuantizeMode::Scaled, -10, 9, RoundMode::HalfToEven, true);
-    QTest::newRow("QDQ qint8") << qdqSpec(QType::QInt8, -1, 1);
-    QTest::newRow("QDQ quint8 HALF_UP") << qdqSpec(QType::QUInt8, -0.5f, 3, RoundMode::HalfUp);
+    addEightBitSpecRows();
 }
 
 void TstTransferCurve::stepsStartAtTheExactFloat() {

@@ -15,7 +15,6 @@
 #include <QUndoStack>
 #include <QtTest>
 
-#include "tests/ui/retype.h"
 #include "ui/embedding/config_editor.h"
 #include "ui/embedding/embedding_model.h"
 #include "ui/embedding/views/feature_stats_panel.h"
@@ -26,6 +25,7 @@
 #include "ui/embedding/views/sharding_view.h"
 #include "ui/embedding/workbench_controller.h"
 #include "ui/embedding/workbench_window.h"
+#include "tests/ui/line_edit_typing.h"
 
 using namespace qs::ui;
 

@@ -57,15 +57,11 @@ std::optional<Lesson> lessonFromJson(const QJsonObject& json, const QString& dir
         if (error) *error = m;
         return std::nullopt;
     };
-    if (json.value("format").toString() != QLatin1String("quantscope-lesson"))
-        return fail(QStringLiteral("not a QuantScope lesson (\"format\" is not \"quantscope-lesson\")"));
-    const QJsonValue version = json.value("version");
-    if (!version.isDouble()) return fail(QStringLiteral("version: missing or not a number"));
-    if (version.toInt() > kLessonFormatVersion)
-        return fail(QStringLiteral("written for a newer QuantScope (lesson format %1; this version "
-                                   "reads format %2 and older)")
-                        .arg(version.toInt())
-                        .arg(kLessonFormatVersion));
+    if (const QString header = formatHeaderError(
+            json, QStringLiteral("quantscope-lesson"), QStringLiteral("lesson"), kLessonFormatVersion,
+            QStringLiteral("written for a newer QuantScope (lesson format %1; this version reads format %2 and older)"));
+        !header.isEmpty())
+        return fail(header);
     Lesson l;
     for (const char* key : {"id", "title", "explanation"})
         if (!json.value(QLatin1String(key)).isString())

@@ -59,4 +59,14 @@ bool writeJsonObjectFile(const QString& path, const QJsonObject& json, QString* 
     return false;
 }
 
+QString formatHeaderError(const QJsonObject& json, const QString& format, const QString& what, int newest,
+                          const QString& newerMessage) {
+    if (json.value("format").toString() != format)
+        return QStringLiteral("not a QuantScope %1 (\"format\" is not \"%2\")").arg(what, format);
+    const QJsonValue version = json.value("version");
+    if (!version.isDouble()) return QStringLiteral("version: missing or not a number");
+    if (version.toInt() > newest) return newerMessage.arg(version.toInt()).arg(newest);
+    return {};
+}
+
 }  // namespace qs::ui

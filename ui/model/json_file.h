@@ -17,6 +17,13 @@ std::optional<QJsonObject> readJsonObjectFile(const QString& path, const QString
 // The same for a file name as the system spells it (native_file.h).
 std::optional<QJsonObject> readJsonObjectFile(const std::string& nativePath, const QString& what, QString* error);
 
+// The "format"/"version" header of a QuantScope JSON file: empty when `json` is a `format`
+// file ("quantscope-session") of a version up to `newest`; otherwise the message:
+// "not a QuantScope <what> ("format" is not "<format>")", "version: missing or not a
+// number", or `newerMessage` with %1 the file's version and %2 `newest`.
+QString formatHeaderError(const QJsonObject& json, const QString& format, const QString& what, int newest,
+                          const QString& newerMessage);
+
 // Indented JSON; "NAME: cannot write: <reason>" on failure.
 bool writeJsonObjectFile(const QString& path, const QJsonObject& json, QString* error);
 

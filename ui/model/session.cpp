@@ -236,16 +236,12 @@ std::optional<Session> sessionFromJson(const QJsonObject& json, QString* error) 
         if (error) *error = m;
         return std::nullopt;
     };
-    if (json.value("format").toString() != QLatin1String("quantscope-session"))
-        return fail(QStringLiteral("not a QuantScope session (\"format\" is not \"quantscope-session\")"));
-    const QJsonValue version = json.value("version");
-    if (!version.isDouble()) return fail(QStringLiteral("version: missing or not a number"));
-    if (version.toInt() > kSessionFormatVersion)
-        return fail(QStringLiteral("written by a newer QuantScope (session format %1; this "
-                                   "version reads format %2 and older). Update QuantScope to "
-                                   "open it.")
-                        .arg(version.toInt())
-                        .arg(kSessionFormatVersion));
+    if (const QString header = formatHeaderError(
+            json, QStringLiteral("quantscope-session"), QStringLiteral("session"), kSessionFormatVersion,
+            QStringLiteral("written by a newer QuantScope (session format %1; this version reads format %2 "
+                           "and older). Update QuantScope to open it."));
+        !header.isEmpty())
+        return fail(header);
     Session s;
     for (const char* key : {"parameters", "data", "view"})
         if (json.contains(QLatin1String(key)) && !json.value(QLatin1String(key)).isObject())

@@ -1,10 +1,11 @@
-// Replaces a line edit's text the way a user does: focus, select all, erase, type the new
-// text key by key (each key an edit, as the workbench's editor sees typing).
+// Typing into a line edit as a user replaces its text, for the GUI tests.
 #pragma once
 
 #include <QLineEdit>
-#include <QtTest>
+#include <QString>
+#include <QTest>
 
+// Focus, select all, delete, then type `text` key by key (each key emits textEdited).
 inline void retype(QLineEdit* edit, const QString& text) {
     edit->setFocus();
     edit->selectAll();
