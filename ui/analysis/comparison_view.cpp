@@ -23,14 +23,10 @@ using namespace qs::ui::text;
 // --- the plot ------------------------------------------------------------------------------
 
 ComparisonPlot::ComparisonPlot(QWidget* parent) : ResultPlot(parent) {
-    setObjectName(QStringLiteral("comparisonPlot"));
-    plot()->setObjectName(QStringLiteral("comparisonCustomPlot"));
     QCustomPlot* p = plot();
-    title_ = items::title(p, font());
+    title_ = items::titledPlot(this, p, QStringLiteral("comparisonPlot"), QStringLiteral("comparisonCustomPlot"));
     QCPAxisRect* main = p->axisRect();
-    errorRect_ = new QCPAxisRect(p);
-    errorRect_->setObjectName(QStringLiteral("comparisonErrorRect"));
-    p->plotLayout()->addElement(2, 0, errorRect_);
+    errorRect_ = items::rectBelow(p, QStringLiteral("comparisonErrorRect"));
     auto* margins = new QCPMarginGroup(p);
     for (QCPAxisRect* rect : {main, errorRect_}) {
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);

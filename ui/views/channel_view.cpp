@@ -26,17 +26,11 @@ QCPScatterStyle dash(const QColor& color, double width) {
 }  // namespace
 
 ChannelView::ChannelView(QWidget* parent) : ResultPlot(parent) {
-    setObjectName(QStringLiteral("channelView"));
-    plot()->setObjectName(QStringLiteral("channelPlot"));
     QCustomPlot* p = plot();
-    title_ = items::title(p, font());
+    title_ = items::titledPlot(this, p, QStringLiteral("channelView"), QStringLiteral("channelPlot"));
     QCPAxisRect* rangeRect = p->axisRect();
-    scaleRect_ = new QCPAxisRect(p);
-    scaleRect_->setObjectName(QStringLiteral("scaleRect"));
-    errorRect_ = new QCPAxisRect(p);
-    errorRect_->setObjectName(QStringLiteral("channelErrorRect"));
-    p->plotLayout()->addElement(2, 0, scaleRect_);
-    p->plotLayout()->addElement(3, 0, errorRect_);
+    scaleRect_ = items::rectBelow(p, QStringLiteral("scaleRect"));
+    errorRect_ = items::rectBelow(p, QStringLiteral("channelErrorRect"));
     p->plotLayout()->setRowStretchFactors({0.01, 2.0, 1.0, 1.0});
     p->plotLayout()->setRowSpacing(4);
     auto* margins = new QCPMarginGroup(p);
