@@ -17,9 +17,9 @@ using items::qvec;
 
 // The plot items the constructor makes and draw() fills; make_unique value-initializes them (null).
 struct ErrorHistogramView::Items {
-    QCPTextElement *title;
-    QCPBars *bars;
-    QCPGraph *uniform;
+    QCPTextElement* title;
+    QCPBars* bars;
+    QCPGraph* uniform;
     QCPItemStraightLine *halfLo, *halfHi;
     QCPItemText *halfText, *infoText;
 };
@@ -27,7 +27,7 @@ struct ErrorHistogramView::Items {
 ErrorHistogramView::ErrorHistogramView(QWidget* parent) : ResultPlot(parent), items_(std::make_unique<Items>()) {
     QCustomPlot* p = plot();
     items_->title = items::frame(this, p, QStringLiteral("errorHistogramView"), QStringLiteral("errorHistogramPlot"),
-                          tr("error x − Q(x)"), tr("count per bin"));
+                                 tr("error x − Q(x)"), tr("count per bin"));
     QCPAxis* x = p->xAxis;
     QCPAxis* y = p->yAxis;
 
@@ -40,11 +40,9 @@ ErrorHistogramView::ErrorHistogramView(QWidget* parent) : ResultPlot(parent), it
     items_->halfLo = items::line(p, x, y, QStringLiteral("halfStepMin"));
     items_->halfHi = items::line(p, x, y, QStringLiteral("halfStepMax"));
     items_->halfText = items::label(p, x, y, QStringLiteral("halfStepLabel"), QCPItemPosition::ptPlotCoords,
-                             QCPItemPosition::ptAxisRectRatio, Qt::AlignLeft | Qt::AlignBottom);
-    items_->infoText = items::label(p, x, y, QStringLiteral("errorInfoText"), QCPItemPosition::ptAxisRectRatio,
-                             QCPItemPosition::ptAxisRectRatio, Qt::AlignLeft | Qt::AlignTop);
-    items_->infoText->position->setCoords(0.0, 0.0);
-    items_->infoText->setPadding(QMargins(8, 6, 8, 6));
+                                    QCPItemPosition::ptAxisRectRatio, Qt::AlignLeft | Qt::AlignBottom);
+    items_->infoText =
+        items::topNote(p, x, y, QStringLiteral("errorInfoText"), 0.0, Qt::AlignLeft, QMargins(8, 6, 8, 6));
     items_->infoText->setTextAlignment(Qt::AlignLeft);
 
     dragAndZoomBothAxes();
@@ -70,7 +68,8 @@ void ErrorHistogramView::applySeriesStyle(const PlotPalette& c) {
 void ErrorHistogramView::draw() {
     const bool have = result_ && result_->error_hist.bins() > 0;
     plot()->legend->setVisible(have);
-    for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{items_->halfLo, items_->halfHi, items_->halfText, items_->infoText})
+    for (QCPAbstractItem* item :
+         std::initializer_list<QCPAbstractItem*>{items_->halfLo, items_->halfHi, items_->halfText, items_->infoText})
         item->setVisible(have);
     if (!have) {
         items_->bars->data()->clear();
@@ -82,7 +81,8 @@ void ErrorHistogramView::draw() {
     }
     const qs::analysis::ExplorerResult& r = *result_;
     const qs::analysis::Histogram& h = r.error_hist;
-    items_->title->setText(tr("Error histogram  ·  x − Q(x) over ±%1  ·  %2 bins").arg(num(r.error_span, 4)).arg(h.bins()));
+    items_->title->setText(
+        tr("Error histogram  ·  x − Q(x) over ±%1  ·  %2 bins").arg(num(r.error_span, 4)).arg(h.bins()));
 
     std::vector<double> centers(static_cast<size_t>(h.bins())), counts(centers.size());
     for (int i = 0; i < h.bins(); ++i) {
@@ -93,14 +93,15 @@ void ErrorHistogramView::draw() {
     items_->bars->setData(qvec(centers), qvec(counts), true);
     const bool haveModel = r.error_uniform_counts.size() == centers.size() && r.step > 0;
     items_->uniform->setData(haveModel ? qvec(centers) : QVector<double>{},
-                      haveModel ? qvec(r.error_uniform_counts) : QVector<double>{}, true);
+                             haveModel ? qvec(r.error_uniform_counts) : QVector<double>{}, true);
 
     const double half = std::abs(r.step) / 2;
     items::placeVertical(items_->halfLo, -half);
     items::placeVertical(items_->halfHi, half);
     items_->halfText->position->setCoords(half, 1.0);
     items_->halfText->setText(tr("±Δ/2"));
-    for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{items_->halfLo, items_->halfHi, items_->halfText})
+    for (QCPAbstractItem* item :
+         std::initializer_list<QCPAbstractItem*>{items_->halfLo, items_->halfHi, items_->halfText})
         item->setVisible(haveModel);
 
     // Δ and RMSE/Δ against the model's 1/√12, and the mass outside the plotted span.

@@ -18,18 +18,18 @@ using items::qvec;
 
 // The plot items the constructor makes and draw() fills; make_unique value-initializes them (null).
 struct HistogramView::Items {
-    QCPTextElement *title;
+    QCPTextElement* title;
     QCPBars *inside, *clipped;
     QCPGraph *clipLegend, *handleLegend;
     QCPItemStraightLine *clipLo, *clipHi;
     QCPItemText *clipLoText, *clipHiText, *clippedText;
-    RangeHandles *handles;
+    RangeHandles* handles;
 };
 
 HistogramView::HistogramView(QWidget* parent) : ResultPlot(parent), items_(std::make_unique<Items>()) {
     QCustomPlot* p = plot();
     items_->title = items::frame(this, p, QStringLiteral("histogramView"), QStringLiteral("histogramPlot"),
-                          tr("input x (float32)"), tr("count per bin"));
+                                 tr("input x (float32)"), tr("count per bin"));
     QCPAxis* x = p->xAxis;
     QCPAxis* y = p->yAxis;
 
@@ -42,14 +42,12 @@ HistogramView::HistogramView(QWidget* parent) : ResultPlot(parent), items_(std::
     items_->clipHi = items::line(p, x, y, QStringLiteral("clipHiLine"));
     // Clip labels outside the range, a line below the handle labels (which sit inside it).
     items_->clipLoText = items::label(p, x, y, QStringLiteral("clipLoLabel"), QCPItemPosition::ptPlotCoords,
-                               QCPItemPosition::ptAxisRectRatio, Qt::AlignRight | Qt::AlignTop);
+                                      QCPItemPosition::ptAxisRectRatio, Qt::AlignRight | Qt::AlignTop);
     items_->clipHiText = items::label(p, x, y, QStringLiteral("clipHiLabel"), QCPItemPosition::ptPlotCoords,
-                               QCPItemPosition::ptAxisRectRatio, Qt::AlignLeft | Qt::AlignTop);
+                                      QCPItemPosition::ptAxisRectRatio, Qt::AlignLeft | Qt::AlignTop);
     for (QCPItemText* t : {items_->clipLoText, items_->clipHiText}) t->setPadding(QMargins(6, 22, 6, 2));
-    items_->clippedText = items::label(p, x, y, QStringLiteral("clippedText"), QCPItemPosition::ptAxisRectRatio,
-                                QCPItemPosition::ptAxisRectRatio, Qt::AlignHCenter | Qt::AlignTop);
-    items_->clippedText->position->setCoords(0.5, 0.0);
-    items_->clippedText->setPadding(QMargins(8, 44, 8, 4));
+    items_->clippedText =
+        items::topNote(p, x, y, QStringLiteral("clippedText"), 0.5, Qt::AlignHCenter, QMargins(8, 44, 8, 4));
 
     items_->handles = addRangeHandles(x, y);
 
@@ -80,8 +78,8 @@ void HistogramView::applySeriesStyle(const PlotPalette& c) {
 
 void HistogramView::draw() {
     const bool have = result_ && result_->data_hist.bins() > 0;
-    for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{items_->clipLo, items_->clipHi, items_->clipLoText,
-                                                                          items_->clipHiText, items_->clippedText})
+    for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{
+             items_->clipLo, items_->clipHi, items_->clipLoText, items_->clipHiText, items_->clippedText})
         item->setVisible(have);
     items_->handles->setVisible(false);
     plot()->legend->setVisible(have);
@@ -97,8 +95,8 @@ void HistogramView::draw() {
     const qs::analysis::Histogram& h = r.data_hist;
     const bool perChannel = r.run.slices.size() > 1;
     items_->title->setText(tr("Data histogram  ·  %1 values  ·  %2 bins")
-                        .arg(QLocale().toString(static_cast<qlonglong>(r.stats.count + r.stats.nan_pairs)))
-                        .arg(h.bins()));
+                               .arg(QLocale().toString(static_cast<qlonglong>(r.stats.count + r.stats.nan_pairs)))
+                               .arg(h.bins()));
 
     const auto split = qs::analysis::splitClipped(h, r.clip_lo, r.clip_hi);
     items_->inside->setWidth(h.binWidth());
@@ -122,7 +120,7 @@ void HistogramView::draw() {
     items_->clipLoText->setPositionAlignment((loRoom ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
     items_->clipHiText->setPositionAlignment((hiRoom ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
     items_->clipLegend->setName(perChannel ? tr("clip points of channel 0 (each channel has its own)")
-                                    : tr("%1 / %2 (clip points)").arg(usedMinName(spec), usedMaxName(spec)));
+                                           : tr("%1 / %2 (clip points)").arg(usedMinName(spec), usedMaxName(spec)));
 
     const QLocale locale;
     QString clippedLine =

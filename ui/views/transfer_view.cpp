@@ -42,17 +42,15 @@ QCPScatterStyle scatter(QCPScatterStyle::ScatterShape shape, const QColor& pen,
 
 // The plot items the constructor makes and draw() fills; make_unique value-initializes them (null).
 struct TransferView::Items {
-    QCPTextElement *title;
-    QCPAxisRect *errorRect;
+    QCPTextElement* title;
+    QCPAxisRect* errorRect;
     QCPGraph *curve, *identity, *rangeLegend, *handleLegend, *edgesAfter, *edgesBefore, *zero, *knees, *error;
     QCPItemStraightLine *outputMinLine, *outputMaxLine, *halfStepLo, *halfStepHi;
     QCPItemText *outputMinText, *outputMaxText, *zeroText, *halfStepText;
-    RangeHandles *handles;
+    RangeHandles* handles;
 };
 
 TransferView::TransferView(QWidget* parent) : ResultPlot(parent), items_(std::make_unique<Items>()) {
-    setObjectName(QStringLiteral("transferView"));
-    plot()->setObjectName(QStringLiteral("transferPlot"));
     buildPlot();
     restyle();
     clear();
@@ -70,11 +68,9 @@ void TransferView::buildPlot() {
     QCustomPlot* p = plot();
     QCPAxisRect* main = p->axisRect();
 
-    items_->title = items::title(p, font());
+    items_->title = items::titledPlot(this, p, QStringLiteral("transferView"), QStringLiteral("transferPlot"));
 
-    items_->errorRect = new QCPAxisRect(p);
-    items_->errorRect->setObjectName(QStringLiteral("errorRect"));
-    p->plotLayout()->addElement(2, 0, items_->errorRect);
+    items_->errorRect = items::rectBelow(p, QStringLiteral("errorRect"));
     p->plotLayout()->setRowStretchFactors({0.01, 3.0, 1.3});
     p->plotLayout()->setRowSpacing(4);
     auto* margins = new QCPMarginGroup(p);
@@ -181,20 +177,20 @@ void TransferView::applySeriesStyle(const PlotPalette& c) {
         l->setPen(QPen(c.range, 1.3, Qt::DashLine));
     for (QCPItemText* t : {items_->outputMinText, items_->outputMaxText}) t->setColor(c.range);
     items_->zeroText->setColor(c.marker);
-    for (QCPItemStraightLine* l : {items_->halfStepLo, items_->halfStepHi})
-        l->setPen(QPen(c.theory, 1.2, Qt::DotLine));
+    for (QCPItemStraightLine* l : {items_->halfStepLo, items_->halfStepHi}) l->setPen(QPen(c.theory, 1.2, Qt::DotLine));
     items_->halfStepText->setColor(c.theory);
     plot()->yAxis2->setLabelColor(plotPalette(theme()).text);
 }
 
 void TransferView::clear() {
-    for (QCPGraph* g : {items_->curve, items_->identity, items_->edgesAfter, items_->edgesBefore, items_->zero, items_->knees, items_->error})
+    for (QCPGraph* g : {items_->curve, items_->identity, items_->edgesAfter, items_->edgesBefore, items_->zero,
+                        items_->knees, items_->error})
         g->data()->clear();
     edgeX_.clear();
     quantizer_.reset();
     for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{
-             items_->outputMinLine, items_->outputMaxLine, items_->outputMinText, items_->outputMaxText, items_->zeroText,
-             items_->halfStepLo, items_->halfStepHi, items_->halfStepText})
+             items_->outputMinLine, items_->outputMaxLine, items_->outputMinText, items_->outputMaxText,
+             items_->zeroText, items_->halfStepLo, items_->halfStepHi, items_->halfStepText})
         item->setVisible(false);
     items_->handles->setVisible(false);
     items_->title->setText(tr("No result"));
@@ -236,19 +232,22 @@ void TransferView::draw() {
         ky << k.upper_y;
     }
     items_->knees->setData(kx, ky, true);
-    if (kx.isEmpty()) items_->knees->removeFromLegend(); else items_->knees->addToLegend();
+    if (kx.isEmpty())
+        items_->knees->removeFromLegend();
+    else
+        items_->knees->addToLegend();
 
     const bool zeroInWindow = c.x_first <= 0 && 0 <= c.x_last;
     items_->zero->setData(zeroInWindow ? QVector<double>{0.0} : QVector<double>{},
-                   zeroInWindow ? QVector<double>{double(q.zero_output)} : QVector<double>{}, true);
+                          zeroInWindow ? QVector<double>{double(q.zero_output)} : QVector<double>{}, true);
     items_->zeroText->position->setCoords(0.0, q.zero_output);
     items_->zeroText->setText(tr("x = 0 → code %1, Q(0) = %2").arg(q.zero_code).arg(floatText(q.zero_output)));
     items_->zeroText->setVisible(zeroInWindow);
 
     // The range the op used, with the requested one beside it when TF adjusted it.
     items_->rangeLegend->setName(spec.op == qs::QuantOp::QuantizeV2
-                              ? tr("output_min / output_max (returned)")
-                              : tr("%1 / %2 (used)").arg(usedMinName(spec), usedMaxName(spec)));
+                                     ? tr("output_min / output_max (returned)")
+                                     : tr("%1 / %2 (used)").arg(usedMinName(spec), usedMaxName(spec)));
     auto label = [&](const QString& name, float used, float requested) {
         QString s = name + QStringLiteral(" = ") + floatText(used);
         // On its own line: one long line ran under the legend in the bottom-right corner.
@@ -261,8 +260,8 @@ void TransferView::draw() {
     items_->outputMaxText->position->setCoords(0.0, c.output_max);
     items_->outputMinText->setText(label(usedMinName(spec), c.output_min, q.requested_min));
     items_->outputMaxText->setText(label(usedMaxName(spec), c.output_max, q.requested_max));
-    for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{
-             items_->outputMinLine, items_->outputMaxLine, items_->outputMinText, items_->outputMaxText})
+    for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{items_->outputMinLine, items_->outputMaxLine,
+                                                                         items_->outputMinText, items_->outputMaxText})
         item->setVisible(true);
 
     // Handles on the requested range when it is an input the user sets.
@@ -275,7 +274,8 @@ void TransferView::draw() {
     placeHorizontal(items_->halfStepHi, step / 2);
     items_->halfStepText->position->setCoords(0.0, step / 2);
     items_->halfStepText->setText(tr("±Δ/2, Δ = %1").arg(num(step)));
-    for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{items_->halfStepLo, items_->halfStepHi, items_->halfStepText})
+    for (QCPAbstractItem* item :
+         std::initializer_list<QCPAbstractItem*>{items_->halfStepLo, items_->halfStepHi, items_->halfStepText})
         item->setVisible(haveStep);
 
     // The read-out runs the op on the exact float32 under the cursor.

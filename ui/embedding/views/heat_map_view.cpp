@@ -62,10 +62,10 @@ QString HeatMapView::layerName(Layer layer) {
 
 // The plot items the constructor makes and draw() fills; make_unique value-initializes them (null).
 struct HeatMapView::Items {
-    QComboBox *selector;
-    QCPTextElement *title;
-    QCPColorMap *map;
-    QCPColorScale *scale;
+    QComboBox* selector;
+    QCPTextElement* title;
+    QCPColorMap* map;
+    QCPColorScale* scale;
 };
 
 HeatMapView::HeatMapView(QWidget* parent) : PlotFrame(parent), items_(std::make_unique<Items>()) {
@@ -78,7 +78,8 @@ HeatMapView::HeatMapView(QWidget* parent) : PlotFrame(parent), items_(std::make_
     items_->selector->setObjectName(QStringLiteral("heatMapLayer"));
     for (Layer l : {Layer::Float, Layer::Quantized, Layer::Error}) items_->selector->addItem(layerName(l));
     items_->selector->setItemData(0, tr("The table's float32 values"), Qt::ToolTipRole);
-    items_->selector->setItemData(1, tr("What a lookup returns for each value: its simulated quantization"), Qt::ToolTipRole);
+    items_->selector->setItemData(1, tr("What a lookup returns for each value: its simulated quantization"),
+                                  Qt::ToolTipRole);
     items_->selector->setItemData(2, tr("quantized − float, on a colour scale symmetric around 0"), Qt::ToolTipRole);
     label->setBuddy(items_->selector);
     bar->addWidget(label);
@@ -125,12 +126,15 @@ HeatMapView::HeatMapView(QWidget* parent) : PlotFrame(parent), items_(std::make_
 
 HeatMapView::~HeatMapView() = default;
 
+QComboBox* HeatMapView::layerSelector() const { return items_->selector; }
 QCPColorMap* HeatMapView::colorMap() const { return items_->map; }
 QCPColorScale* HeatMapView::colorScale() const { return items_->scale; }
 
 void HeatMapView::applySeriesStyle(const PlotPalette& c) {
     const bool stale = isStale();
-    items_->map->setGradient(stale ? greyGradient() : layer_ == Layer::Error ? divergingGradient() : sequentialGradient());
+    items_->map->setGradient(stale                    ? greyGradient()
+                             : layer_ == Layer::Error ? divergingGradient()
+                                                      : sequentialGradient());
     // The colour scale's axis is not one of the plot's axis rects: theme it here.
     const PlotPalette& base = plotPalette(theme());
     QCPAxis* a = items_->scale->axis();
@@ -197,11 +201,12 @@ void HeatMapView::fillMap() {
     const auto& w = *window_;
     const auto nx = static_cast<int>(w.dim), ny = static_cast<int>(w.rows);
     items_->map->data()->setSize(nx, ny);
-    items_->map->data()->setRange(QCPRange(0, nx - 1), QCPRange(static_cast<double>(w.first_row),
-                                                         static_cast<double>(w.first_row + w.rows - 1)));
+    items_->map->data()->setRange(
+        QCPRange(0, nx - 1), QCPRange(static_cast<double>(w.first_row), static_cast<double>(w.first_row + w.rows - 1)));
     const std::vector<float>& v = layerValues(layer_);
     for (int r = 0; r < ny; ++r)
-        for (int c = 0; c < nx; ++c) items_->map->data()->setCell(c, r, v[static_cast<size_t>(r) * static_cast<size_t>(nx) + c]);
+        for (int c = 0; c < nx; ++c)
+            items_->map->data()->setCell(c, r, v[static_cast<size_t>(r) * static_cast<size_t>(nx) + c]);
     // Float and quantized share one range; the error's is symmetric around 0.
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     auto extend = [&lo, &hi](const std::vector<float>& values) {
@@ -231,10 +236,10 @@ void HeatMapView::fillMap() {
     items_->map->setDataRange(QCPRange(lo, hi));
     items_->scale->axis()->setLabel(label);
     items_->title->setText(tr("Table rows %1 … %2  ·  %3 columns  ·  %4")
-                        .arg(w.first_row)
-                        .arg(w.first_row + w.rows - 1)
-                        .arg(w.dim)
-                        .arg(layerName(layer_)));
+                               .arg(w.first_row)
+                               .arg(w.first_row + w.rows - 1)
+                               .arg(w.dim)
+                               .arg(layerName(layer_)));
 }
 
 double HeatMapView::cellValue(int64_t row, int64_t col) const {

@@ -29,7 +29,7 @@ public:
     const std::optional<qs::embedding::TableWindow>& window() const { return window_; }
 
     Layer layer() const { return layer_; }
-    QComboBox* layerSelector() const { return selector_; }  // object name "heatMapLayer"
+    QComboBox* layerSelector() const;  // object name "heatMapLayer"
     QCPColorMap* colorMap() const;
     QCPColorScale* colorScale() const;
     // The value of a cell of the shown layer (NaN outside the window): row is the table's

@@ -23,26 +23,26 @@ QString percent(int64_t part, int64_t total) {
 
 // The plot items the constructor makes and draw() fills; make_unique value-initializes them (null).
 struct OccupancyView::Items {
-    QCPTextElement *title;
+    QCPTextElement* title;
     QCPBars *inside, *clipped;
-    QCPItemText *caption;
+    QCPItemText* caption;
 };
 
 OccupancyView::OccupancyView(QWidget* parent) : PlotFrame(parent), items_(std::make_unique<Items>()) {
     QCustomPlot* p = plot();
-    items_->title = items::frame(this, p, QStringLiteral("occupancyView"), QStringLiteral("occupancyPlot"),
-                          tr("bucket center = q · quantum + lower (table value, float32)"), tr("table values per bucket"));
+    items_->title =
+        items::frame(this, p, QStringLiteral("occupancyView"), QStringLiteral("occupancyPlot"),
+                     tr("bucket center = q · quantum + lower (table value, float32)"), tr("table values per bucket"));
     QCPAxis* x = p->xAxis;
     QCPAxis* y = p->yAxis;
 
     items_->inside = items::bars(x, y, QStringLiteral("occupancyBars"), tr("values in [lower, upper]"));
-    items_->clipped = items::bars(x, y, QStringLiteral("occupancyClippedBars"), tr("clipped into the first / last bucket"));
+    items_->clipped =
+        items::bars(x, y, QStringLiteral("occupancyClippedBars"), tr("clipped into the first / last bucket"));
     items_->clipped->moveAbove(items_->inside);  // bucket 0 = its own values + everything below lower
 
-    items_->caption = items::label(p, x, y, QStringLiteral("occupancyCaption"), QCPItemPosition::ptAxisRectRatio,
-                            QCPItemPosition::ptAxisRectRatio, Qt::AlignHCenter | Qt::AlignTop);
-    items_->caption->position->setCoords(0.5, 0.0);
-    items_->caption->setPadding(QMargins(8, 4, 8, 4));
+    items_->caption =
+        items::topNote(p, x, y, QStringLiteral("occupancyCaption"), 0.5, Qt::AlignHCenter, QMargins(8, 4, 8, 4));
 
     showSmallLegend(2);
     dragAndZoomBothAxes();
@@ -112,7 +112,7 @@ void OccupancyView::setOccupancy(const qs::embedding::BucketOccupancy& o) {
     items_->caption->setVisible(true);
     plot()->legend->setVisible(true);
     items_->title->setText(tr("Bucket occupancy  ·  %1  ·  %2 values")
-                        .arg(qs(qs::tpu::repr(o.config)), QLocale().toString(static_cast<qlonglong>(o.total))));
+                               .arg(qs(qs::tpu::repr(o.config)), QLocale().toString(static_cast<qlonglong>(o.total))));
     plot()->yAxis->setLabel(tr("table values per bucket (bucket width %1)").arg(num(quantum, 4)));
     setHomeX();
     setMaxCount(bars.max_count);
