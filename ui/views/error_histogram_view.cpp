@@ -8,6 +8,7 @@
 
 #include "core/analysis/view_data.h"
 #include "ui/plot/plot_items.h"
+#include "ui/views/histogram_readout.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
@@ -137,17 +138,11 @@ void ErrorHistogramView::draw() {
 
 PlotFrame::Readout ErrorHistogramView::readoutAt(const QPointF& pixel) const {
     Readout r;
-    if (!result_ || plot()->axisRectAt(pixel) != plot()->axisRect()) return r;
+    if (!result_) return r;
     const qs::analysis::Histogram& h = result_->error_hist;
-    const double x = plot()->xAxis->pixelToCoord(pixel.x());
-    const int bin = h.binAt(x);
+    const int bin = histogramBinReadout(plot(), h, pixel, r);
     if (bin < 0) return r;
     const size_t i = static_cast<size_t>(bin);
-    r.valid = true;
-    r.xAxis = plot()->xAxis;
-    r.yAxis = plot()->yAxis;
-    r.x = h.center(bin);
-    r.y = static_cast<double>(h.counts[i]);
     r.text = tr("error in [%1, %2)\ncount = %3").arg(num(h.edge(bin)), num(h.edge(bin + 1))).arg(h.counts[i]);
     if (i < result_->error_uniform_counts.size())
         r.text += tr("\nuniform model: %1").arg(num(result_->error_uniform_counts[i], 5));

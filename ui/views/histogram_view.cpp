@@ -8,6 +8,7 @@
 
 #include "core/analysis/view_data.h"
 #include "ui/plot/plot_items.h"
+#include "ui/views/histogram_readout.h"
 #include "ui/views/requested_range.h"
 #include "ui/views/view_text.h"
 
@@ -148,19 +149,12 @@ void HistogramView::draw() {
 
 PlotFrame::Readout HistogramView::readoutAt(const QPointF& pixel) const {
     Readout r;
-    if (!result_ || plot()->axisRectAt(pixel) != plot()->axisRect()) return r;
+    if (!result_) return r;
     const qs::analysis::Histogram& h = result_->data_hist;
-    const double x = plot()->xAxis->pixelToCoord(pixel.x());
-    const int bin = h.binAt(x);
+    const int bin = histogramBinReadout(plot(), h, pixel, r);
     if (bin < 0) return r;
-    const double center = h.center(bin);
     const bool clipped =
         qs::analysis::splitClipped(h, result_->clip_lo, result_->clip_hi).is_clipped[static_cast<size_t>(bin)];
-    r.valid = true;
-    r.xAxis = plot()->xAxis;
-    r.yAxis = plot()->yAxis;
-    r.x = center;
-    r.y = static_cast<double>(h.counts[static_cast<size_t>(bin)]);
     r.text = tr("[%1, %2)\ncount = %3%4")
                  .arg(num(h.edge(bin)), num(h.edge(bin + 1)))
                  .arg(h.counts[static_cast<size_t>(bin)])
