@@ -7,6 +7,7 @@
 #include <qcustomplot.h>
 
 #include "ui/plot/plot_items.h"
+#include "ui/views/readout_parts.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
@@ -252,16 +253,10 @@ void ChannelView::logScaleChanged(bool) { setScaleHome(); }
 PlotFrame::Readout ChannelView::readoutAt(const QPointF& pixel) const {
     Readout r;
     if (!result_ || result_->channels.empty()) return r;
-    QCPAxisRect* rect = plot()->axisRectAt(pixel);
-    if (!rect) return r;
-    QCPAxis* kx = rect->axis(QCPAxis::atBottom);
-    const long i = std::lround(kx->pixelToCoord(pixel.x()));
-    if (i < 0 || i >= static_cast<long>(result_->channels.size())) return r;
+    QCPAxisRect* rect = nullptr;
+    const long i = indexReadout(plot(), pixel, result_->channels.size(), r, rect);
+    if (i < 0) return r;
     const auto& ch = result_->channels[static_cast<size_t>(i)];
-    r.valid = true;
-    r.xAxis = kx;
-    r.yAxis = rect->axis(QCPAxis::atLeft);
-    r.x = static_cast<double>(i);
     if (rect == scaleRect_)
         r.y = ch.quant.scale;
     else if (rect == errorRect_)

@@ -8,7 +8,7 @@
 
 #include "core/analysis/view_data.h"
 #include "ui/plot/plot_items.h"
-#include "ui/views/histogram_readout.h"
+#include "ui/views/readout_parts.h"
 #include "ui/views/requested_range.h"
 #include "ui/views/view_text.h"
 
