@@ -52,14 +52,10 @@ QString BitSweepView::levelsCaption(const BitSweep& s) {
 }
 
 BitSweepView::BitSweepView(QWidget* parent) : ResultPlot(parent) {
-    setObjectName(QStringLiteral("bitSweepView"));
-    plot()->setObjectName(QStringLiteral("bitSweepPlot"));
     QCustomPlot* p = plot();
-    title_ = items::title(p, font());
+    title_ = items::titledPlot(this, p, QStringLiteral("bitSweepView"), QStringLiteral("bitSweepPlot"));
     QCPAxisRect* main = p->axisRect();
-    mseRect_ = new QCPAxisRect(p);
-    mseRect_->setObjectName(QStringLiteral("mseRect"));
-    p->plotLayout()->addElement(2, 0, mseRect_);
+    mseRect_ = items::rectBelow(p, QStringLiteral("mseRect"));
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     caption_ = new QCPTextElement(p, QString(), small);

@@ -143,27 +143,36 @@ data::NumberColumns CalibrationPlot::csvTable() const {
 
 // --- the panel -----------------------------------------------------------------------------
 
-CalibrationPanel::CalibrationPanel(ExplorerModel* model, QWidget* parent) : QWidget(parent), model_(model) {
+// The child widgets the constructor makes; make_unique value-initializes them (null).
+struct CalibrationPanel::Items {
+    CalibrationPlot* plot;
+    QTableWidget* table;
+    QDoubleSpinBox* percentile;
+    AnalysisStatus* status;
+};
+
+CalibrationPanel::CalibrationPanel(ExplorerModel* model, QWidget* parent)
+    : QWidget(parent), model_(model), items_(std::make_unique<Items>()) {
     setObjectName(QStringLiteral("calibrationPanel"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    plot_ = new CalibrationPlot;
-    layout->addWidget(plot_, 3);
+    items_->plot = new CalibrationPlot;
+    layout->addWidget(items_->plot, 3);
 
     auto* controls = new QHBoxLayout;
     controls->setContentsMargins(6, 2, 6, 0);
     auto* label = new QLabel(tr("&Percentile:"));
-    percentile_ = new QDoubleSpinBox;
-    percentile_->setObjectName(QStringLiteral("percentileSpin"));
-    percentile_->setRange(50.0, 100.0);
-    percentile_->setDecimals(3);
-    percentile_->setSingleStep(0.01);
-    percentile_->setSuffix(QStringLiteral(" %"));
-    percentile_->setKeyboardTracking(false);  // one calibration per committed value
-    percentile_->setToolTip(tr("The percentile method's range: [−a, a], a = this percentile of |x|"));
-    label->setBuddy(percentile_);
+    items_->percentile = new QDoubleSpinBox;
+    items_->percentile->setObjectName(QStringLiteral("percentileSpin"));
+    items_->percentile->setRange(50.0, 100.0);
+    items_->percentile->setDecimals(3);
+    items_->percentile->setSingleStep(0.01);
+    items_->percentile->setSuffix(QStringLiteral(" %"));
+    items_->percentile->setKeyboardTracking(false);  // one calibration per committed value
+    items_->percentile->setToolTip(tr("The percentile method's range: [−a, a], a = this percentile of |x|"));
+    label->setBuddy(items_->percentile);
     showOptions();
-    connect(percentile_, &QDoubleSpinBox::valueChanged, this, [this](double percentile) {
+    connect(items_->percentile, &QDoubleSpinBox::valueChanged, this, [this](double percentile) {
         qs::analysis::CalibrationOptions o = model_->analysis().calibration;
         o.percentile = percentile;
         model_->setCalibrationOptions(o);
@@ -173,37 +182,42 @@ CalibrationPanel::CalibrationPanel(ExplorerModel* model, QWidget* parent) : QWid
         emit optionsChanged();
     });
     controls->addWidget(label);
-    controls->addWidget(percentile_);
+    controls->addWidget(items_->percentile);
     controls->addWidget(new QLabel(tr("KL: 2048-bin histogram of |x| (TensorRT); MSE-optimal: "
                                       "least measured MSE over symmetric ranges.")),
                         1);
     layout->addLayout(controls);
 
-    table_ = new QTableWidget(0, 7);
-    table_->setObjectName(QStringLiteral("calibrationTable"));
-    table_->setHorizontalHeaderLabels(
+    items_->table = new QTableWidget(0, 7);
+    items_->table->setObjectName(QStringLiteral("calibrationTable"));
+    items_->table->setHorizontalHeaderLabels(
         {tr("method"), tr("range"), tr("MSE"), tr("SQNR (dB)"), tr("clipped %"), tr("levels used"), QString()});
-    table_->verticalHeader()->hide();
-    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->setSelectionMode(QAbstractItemView::NoSelection);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    items_->table->verticalHeader()->hide();
+    items_->table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    items_->table->setSelectionMode(QAbstractItemView::NoSelection);
+    items_->table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    items_->table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     const int rowHeight = fontMetrics().height() + 14;
-    table_->verticalHeader()->setDefaultSectionSize(rowHeight);
-    table_->setFixedHeight(kMethods * rowHeight + fontMetrics().height() + 14);
-    layout->addWidget(table_);
-    status_ = new AnalysisStatus;
-    layout->addWidget(status_);
+    items_->table->verticalHeader()->setDefaultSectionSize(rowHeight);
+    items_->table->setFixedHeight(kMethods * rowHeight + fontMetrics().height() + 14);
+    layout->addWidget(items_->table);
+    items_->status = new AnalysisStatus;
+    layout->addWidget(items_->status);
     setResult(nullptr);
 }
 
 CalibrationPanel::~CalibrationPanel() = default;
 
+CalibrationPlot* CalibrationPanel::plotFrame() const { return items_->plot; }
+QTableWidget* CalibrationPanel::table() const { return items_->table; }
+QDoubleSpinBox* CalibrationPanel::percentileSpin() const { return items_->percentile; }
+AnalysisStatus* CalibrationPanel::status() const { return items_->status; }
+
 qs::analysis::CalibrationOptions CalibrationPanel::options() const { return model_->analysis().calibration; }
 
 void CalibrationPanel::showOptions() {
-    const QSignalBlocker block(percentile_);
-    percentile_->setValue(model_->analysis().calibration.percentile);
+    const QSignalBlocker block(items_->percentile);
+    items_->percentile->setValue(model_->analysis().calibration.percentile);
 }
 
 void CalibrationPanel::setTheme(Theme theme) {
@@ -212,32 +226,32 @@ void CalibrationPanel::setTheme(Theme theme) {
 }
 
 QPushButton* CalibrationPanel::applyButton(int row) const {
-    return qobject_cast<QPushButton*>(table_->cellWidget(row, 6));
+    return qobject_cast<QPushButton*>(items_->table->cellWidget(row, 6));
 }
 
 void CalibrationPanel::setResult(CalibrationPtr result) {
     result_ = std::move(result);
-    plot_->setResult(result_);
+    items_->plot->setResult(result_);
     fillTable();
 }
 
 void CalibrationPanel::fillTable() {
     const int rows = result_ ? static_cast<int>(result_->methods.size()) : 0;
-    table_->setRowCount(rows);
+    items_->table->setRowCount(rows);
     for (int r = 0; r < rows; ++r) {
         const Calibration& c = result_->methods[static_cast<size_t>(r)];
         QPixmap swatch(12, 12);
         swatch.fill(categoryColor(r + 1, theme_));
         auto* name = new QTableWidgetItem(QIcon(swatch), methodName(c) + (c.note.empty() ? QString() : QStringLiteral(" *")));
         if (!c.note.empty()) name->setToolTip(qs(c.note));
-        table_->setItem(r, 0, name);
+        items_->table->setItem(r, 0, name);
         const QString cells[] = {rangeText(c), num(c.stats.mse, 4), QString::number(c.stats.sqnr_db, 'f', 2),
                                  QString::number(100.0 * c.stats.fraction_clipped, 'g', 3),
                                  QString::number(c.stats.distinct_levels)};
         for (int col = 1; col <= 5; ++col) {
             auto* item = new QTableWidgetItem(cells[col - 1]);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            table_->setItem(r, col, item);
+            items_->table->setItem(r, col, item);
         }
         auto* apply = new QPushButton(tr("Apply"));
         apply->setObjectName(QStringLiteral("applyCalibration%1").arg(r));
@@ -245,7 +259,7 @@ void CalibrationPanel::fillTable() {
         const float lo = c.min, hi = c.max;
         const QString method = methodName(c);
         connect(apply, &QPushButton::clicked, this, [this, lo, hi, method] { emit applyRequested(lo, hi, method); });
-        table_->setCellWidget(r, 6, apply);
+        items_->table->setCellWidget(r, 6, apply);
     }
 }
 

@@ -6,6 +6,8 @@
 // sets the explorer's range (one undo step, through the model).
 #pragma once
 
+#include <memory>
+
 #include <QWidget>
 
 #include "ui/analysis/analysis_service.h"
@@ -57,11 +59,11 @@ public:
     CalibrationPtr result() const { return result_; }
     qs::analysis::CalibrationOptions options() const;  // the model's
 
-    CalibrationPlot* plotFrame() const { return plot_; }
-    QTableWidget* table() const { return table_; }
-    QDoubleSpinBox* percentileSpin() const { return percentile_; }
+    CalibrationPlot* plotFrame() const;
+    QTableWidget* table() const;
+    QDoubleSpinBox* percentileSpin() const;
     QPushButton* applyButton(int row) const;  // the row's "Apply", or null
-    AnalysisStatus* status() const { return status_; }
+    AnalysisStatus* status() const;
 
 public slots:
     void setTheme(qs::ui::Theme theme);
@@ -76,10 +78,8 @@ private:
 
     ExplorerModel* model_;
     CalibrationPtr result_;
-    CalibrationPlot* plot_ = nullptr;
-    QTableWidget* table_ = nullptr;
-    QDoubleSpinBox* percentile_ = nullptr;
-    AnalysisStatus* status_ = nullptr;
+    struct Items;  // the child widgets, defined in the .cpp
+    std::unique_ptr<Items> items_;
     Theme theme_ = Theme::Light;
 };
 

@@ -23,14 +23,10 @@ using namespace qs::ui::text;
 // --- the plot ------------------------------------------------------------------------------
 
 ComparisonPlot::ComparisonPlot(QWidget* parent) : ResultPlot(parent) {
-    setObjectName(QStringLiteral("comparisonPlot"));
-    plot()->setObjectName(QStringLiteral("comparisonCustomPlot"));
     QCustomPlot* p = plot();
-    title_ = items::title(p, font());
+    title_ = items::titledPlot(this, p, QStringLiteral("comparisonPlot"), QStringLiteral("comparisonCustomPlot"));
     QCPAxisRect* main = p->axisRect();
-    errorRect_ = new QCPAxisRect(p);
-    errorRect_->setObjectName(QStringLiteral("comparisonErrorRect"));
-    p->plotLayout()->addElement(2, 0, errorRect_);
+    errorRect_ = items::rectBelow(p, QStringLiteral("comparisonErrorRect"));
     auto* margins = new QCPMarginGroup(p);
     for (QCPAxisRect* rect : {main, errorRect_}) {
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
@@ -135,54 +131,65 @@ void ComparisonPlot::logScaleChanged(bool) { setErrorHomeY(); }
 
 // --- the view ------------------------------------------------------------------------------
 
-ComparisonView::ComparisonView(ExplorerModel* model, QWidget* parent) : QWidget(parent), model_(model) {
+// The child widgets the constructor makes; make_unique value-initializes them (null).
+struct ComparisonView::Items {
+    ComparisonPlot* plot;
+    QListWidget* list;
+    QTableWidget* table;
+    QPushButton *add, *remove, *load;
+    AnalysisStatus* status;
+};
+
+ComparisonView::ComparisonView(ExplorerModel* model, QWidget* parent)
+    : QWidget(parent), model_(model), items_(std::make_unique<Items>()) {
     setObjectName(QStringLiteral("comparisonView"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    plot_ = new ComparisonPlot;
-    layout->addWidget(plot_, 3);
+    items_->plot = new ComparisonPlot;
+    layout->addWidget(items_->plot, 3);
 
     auto* row = new QHBoxLayout;
     row->setContentsMargins(6, 2, 6, 0);
     auto* left = new QVBoxLayout;
-    list_ = new QListWidget;
-    list_->setObjectName(QStringLiteral("comparisonList"));
-    list_->setToolTip(tr("Up to four configurations, compared on the explorer's data"));
+    items_->list = new QListWidget;
+    items_->list->setObjectName(QStringLiteral("comparisonList"));
+    items_->list->setToolTip(tr("Up to four configurations, compared on the explorer's data"));
     auto* buttons = new QHBoxLayout;
-    add_ = new QPushButton(tr("Add current"));
-    add_->setObjectName(QStringLiteral("addConfigButton"));
-    add_->setToolTip(tr("Add the explorer's current configuration"));
-    remove_ = new QPushButton(tr("Remove"));
-    remove_->setObjectName(QStringLiteral("removeConfigButton"));
-    load_ = new QPushButton(tr("Load into explorer"));
-    load_->setObjectName(QStringLiteral("loadConfigButton"));
-    load_->setToolTip(tr("Make the selected configuration the explorer's (undoable), to edit it"));
-    for (QPushButton* b : {add_, remove_, load_}) buttons->addWidget(b);
-    left->addWidget(list_, 1);
+    items_->add = new QPushButton(tr("Add current"));
+    items_->add->setObjectName(QStringLiteral("addConfigButton"));
+    items_->add->setToolTip(tr("Add the explorer's current configuration"));
+    items_->remove = new QPushButton(tr("Remove"));
+    items_->remove->setObjectName(QStringLiteral("removeConfigButton"));
+    items_->load = new QPushButton(tr("Load into explorer"));
+    items_->load->setObjectName(QStringLiteral("loadConfigButton"));
+    items_->load->setToolTip(tr("Make the selected configuration the explorer's (undoable), to edit it"));
+    for (QPushButton* b : {items_->add, items_->remove, items_->load}) buttons->addWidget(b);
+    left->addWidget(items_->list, 1);
     left->addLayout(buttons);
     row->addLayout(left, 2);
-    table_ = new QTableWidget(5, 0);
-    table_->setObjectName(QStringLiteral("comparisonTable"));
-    table_->setVerticalHeaderLabels({tr("MSE"), tr("SQNR (dB)"), tr("max |err|"), tr("levels used"), tr("range used")});
-    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    row->addWidget(table_, 3);
+    items_->table = new QTableWidget(5, 0);
+    items_->table->setObjectName(QStringLiteral("comparisonTable"));
+    items_->table->setVerticalHeaderLabels(
+        {tr("MSE"), tr("SQNR (dB)"), tr("max |err|"), tr("levels used"), tr("range used")});
+    items_->table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    items_->table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    row->addWidget(items_->table, 3);
     const int rowHeight = fontMetrics().height() + 6;
-    table_->verticalHeader()->setDefaultSectionSize(rowHeight);
+    items_->table->verticalHeader()->setDefaultSectionSize(rowHeight);
     const int height = 5 * rowHeight + fontMetrics().height() + 16;
-    table_->setFixedHeight(height);
-    list_->setFixedHeight(height - add_->sizeHint().height() - 6);
+    items_->table->setFixedHeight(height);
+    items_->list->setFixedHeight(height - items_->add->sizeHint().height() - 6);
     layout->addLayout(row);
-    status_ = new AnalysisStatus;
-    layout->addWidget(status_);
+    items_->status = new AnalysisStatus;
+    layout->addWidget(items_->status);
 
-    connect(add_, &QPushButton::clicked, this, &ComparisonView::addCurrentRequested);
-    connect(remove_, &QPushButton::clicked, this, [this] { removeConfig(list_->currentRow()); });
-    connect(load_, &QPushButton::clicked, this, [this] {
-        const int i = list_->currentRow();
+    connect(items_->add, &QPushButton::clicked, this, &ComparisonView::addCurrentRequested);
+    connect(items_->remove, &QPushButton::clicked, this, [this] { removeConfig(items_->list->currentRow()); });
+    connect(items_->load, &QPushButton::clicked, this, [this] {
+        const int i = items_->list->currentRow();
         if (i >= 0 && i < static_cast<int>(configs().size())) emit loadRequested(configs()[static_cast<size_t>(i)]);
     });
-    connect(list_, &QListWidget::currentRowChanged, this, &ComparisonView::updateButtons);
+    connect(items_->list, &QListWidget::currentRowChanged, this, &ComparisonView::updateButtons);
     connect(model_, &ExplorerModel::comparedChanged, this, [this] {
         refreshList();
         emit configsChanged();
@@ -195,16 +202,24 @@ const std::vector<qs::QuantSpec>& ComparisonView::configs() const { return model
 
 ComparisonView::~ComparisonView() = default;
 
+ComparisonPlot* ComparisonView::plotFrame() const { return items_->plot; }
+QListWidget* ComparisonView::list() const { return items_->list; }
+QTableWidget* ComparisonView::table() const { return items_->table; }
+QPushButton* ComparisonView::addButton() const { return items_->add; }
+QPushButton* ComparisonView::removeButton() const { return items_->remove; }
+QPushButton* ComparisonView::loadButton() const { return items_->load; }
+AnalysisStatus* ComparisonView::status() const { return items_->status; }
+
 bool ComparisonView::addConfig(const qs::QuantSpec& spec) {
     if (!model_->addCompared(spec)) return false;
-    list_->setCurrentRow(static_cast<int>(configs().size()) - 1);
+    items_->list->setCurrentRow(static_cast<int>(configs().size()) - 1);
     return true;
 }
 
 void ComparisonView::removeConfig(int index) {
     if (index < 0 || index >= static_cast<int>(configs().size())) return;
     model_->removeCompared(index);
-    list_->setCurrentRow(std::min(index, static_cast<int>(configs().size()) - 1));
+    items_->list->setCurrentRow(std::min(index, static_cast<int>(configs().size()) - 1));
 }
 
 void ComparisonView::setTheme(Theme theme) {
@@ -213,34 +228,35 @@ void ComparisonView::setTheme(Theme theme) {
 }
 
 void ComparisonView::refreshList() {
-    const int current = list_->currentRow();
-    list_->clear();
+    const int current = items_->list->currentRow();
+    items_->list->clear();
     const std::vector<qs::QuantSpec>& list = configs();
     for (size_t i = 0; i < list.size(); ++i) {
         QPixmap swatch(12, 12);
         swatch.fill(categoryColor(static_cast<int>(i), theme_));
-        list_->addItem(new QListWidgetItem(QIcon(swatch), QStringLiteral("%1. %2").arg(i + 1).arg(configName(list[i]))));
+        items_->list->addItem(
+            new QListWidgetItem(QIcon(swatch), QStringLiteral("%1. %2").arg(i + 1).arg(configName(list[i]))));
     }
-    list_->setCurrentRow(std::min(current, static_cast<int>(list.size()) - 1));
+    items_->list->setCurrentRow(std::min(current, static_cast<int>(list.size()) - 1));
     updateButtons();
 }
 
 void ComparisonView::updateButtons() {
-    const bool selected = list_->currentRow() >= 0;
-    add_->setEnabled(static_cast<int>(configs().size()) < ComparisonPlot::kMaxConfigs);
-    remove_->setEnabled(selected);
-    load_->setEnabled(selected);
+    const bool selected = items_->list->currentRow() >= 0;
+    items_->add->setEnabled(static_cast<int>(configs().size()) < ComparisonPlot::kMaxConfigs);
+    items_->remove->setEnabled(selected);
+    items_->load->setEnabled(selected);
 }
 
 void ComparisonView::setResult(ComparisonPtr result) {
     result_ = std::move(result);
-    plot_->setResult(result_);
+    items_->plot->setResult(result_);
     fillTable();
 }
 
 void ComparisonView::fillTable() {
     const int n = result_ ? static_cast<int>(result_->entries.size()) : 0;
-    table_->setColumnCount(n);
+    items_->table->setColumnCount(n);
     QStringList headers;
     for (int c = 0; c < n; ++c) {
         const ComparisonEntry& e = result_->entries[static_cast<size_t>(c)];
@@ -258,10 +274,10 @@ void ComparisonView::fillTable() {
             item->setTextAlignment(Qt::AlignCenter);
             item->setForeground(categoryColor(c, theme_));
             if (r == 4 && e.failed()) item->setToolTip(cells[r]);
-            table_->setItem(r, c, item);
+            items_->table->setItem(r, c, item);
         }
     }
-    table_->setHorizontalHeaderLabels(headers);
+    items_->table->setHorizontalHeaderLabels(headers);
 }
 
 }  // namespace qs::ui

@@ -6,6 +6,7 @@
 // in sessions); the view shows it and edits it through the model.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include <QWidget>
@@ -64,13 +65,13 @@ public:
     void setResult(ComparisonPtr result);
     ComparisonPtr result() const { return result_; }
 
-    ComparisonPlot* plotFrame() const { return plot_; }
-    QListWidget* list() const { return list_; }
-    QTableWidget* table() const { return table_; }
-    QPushButton* addButton() const { return add_; }
-    QPushButton* removeButton() const { return remove_; }
-    QPushButton* loadButton() const { return load_; }
-    AnalysisStatus* status() const { return status_; }
+    ComparisonPlot* plotFrame() const;
+    QListWidget* list() const;
+    QTableWidget* table() const;
+    QPushButton* addButton() const;
+    QPushButton* removeButton() const;
+    QPushButton* loadButton() const;
+    AnalysisStatus* status() const;
 
 public slots:
     void setTheme(qs::ui::Theme theme);
@@ -87,13 +88,8 @@ private:
 
     ExplorerModel* model_;
     ComparisonPtr result_;
-    ComparisonPlot* plot_ = nullptr;
-    QListWidget* list_ = nullptr;
-    QTableWidget* table_ = nullptr;
-    QPushButton* add_ = nullptr;
-    QPushButton* remove_ = nullptr;
-    QPushButton* load_ = nullptr;
-    AnalysisStatus* status_ = nullptr;
+    struct Items;  // the child widgets, defined in the .cpp
+    std::unique_ptr<Items> items_;
     Theme theme_ = Theme::Light;
 };
 

@@ -20,51 +20,63 @@ const char* kNeutralStyle = "border:1px solid palette(mid); border-radius:4px; p
 
 }  // namespace
 
-LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent) {
+// The child widgets the constructor makes; make_unique value-initializes them (null).
+struct LessonPanel::Items {
+    QLabel *title, *check, *position;
+    QTextBrowser* explanation;
+    QPushButton *previous, *next;
+};
+
+LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent), items_(std::make_unique<Items>()) {
     setObjectName(QStringLiteral("lessonPanel"));
-    title_ = new QLabel;
-    title_->setObjectName(QStringLiteral("lessonTitle"));
-    title_->setWordWrap(true);
+    items_->title = new QLabel;
+    items_->title->setObjectName(QStringLiteral("lessonTitle"));
+    items_->title->setWordWrap(true);
 
-    explanation_ = new QTextBrowser;
-    explanation_->setObjectName(QStringLiteral("lessonExplanation"));
-    explanation_->setOpenExternalLinks(true);
-    explanation_->setFrameShape(QFrame::NoFrame);
+    items_->explanation = new QTextBrowser;
+    items_->explanation->setObjectName(QStringLiteral("lessonExplanation"));
+    items_->explanation->setOpenExternalLinks(true);
+    items_->explanation->setFrameShape(QFrame::NoFrame);
 
-    check_ = new QLabel;
-    check_->setObjectName(QStringLiteral("lessonCheck"));
-    check_->setWordWrap(true);
-    check_->setTextFormat(Qt::RichText);
+    items_->check = new QLabel;
+    items_->check->setObjectName(QStringLiteral("lessonCheck"));
+    items_->check->setWordWrap(true);
+    items_->check->setTextFormat(Qt::RichText);
 
-    previous_ = new QPushButton(tr("◀ Previous"));
-    previous_->setObjectName(QStringLiteral("lessonPrevious"));
-    next_ = new QPushButton(tr("Next ▶"));
-    next_->setObjectName(QStringLiteral("lessonNext"));
-    position_ = new QLabel;
-    position_->setObjectName(QStringLiteral("lessonPosition"));
-    position_->setAlignment(Qt::AlignCenter);
-    connect(previous_, &QPushButton::clicked, this, [this] { emit stepRequested(-1); });
-    connect(next_, &QPushButton::clicked, this, [this] { emit stepRequested(+1); });
+    items_->previous = new QPushButton(tr("◀ Previous"));
+    items_->previous->setObjectName(QStringLiteral("lessonPrevious"));
+    items_->next = new QPushButton(tr("Next ▶"));
+    items_->next->setObjectName(QStringLiteral("lessonNext"));
+    items_->position = new QLabel;
+    items_->position->setObjectName(QStringLiteral("lessonPosition"));
+    items_->position->setAlignment(Qt::AlignCenter);
+    connect(items_->previous, &QPushButton::clicked, this, [this] { emit stepRequested(-1); });
+    connect(items_->next, &QPushButton::clicked, this, [this] { emit stepRequested(+1); });
 
     auto* nav = new QHBoxLayout;
-    nav->addWidget(previous_);
-    nav->addWidget(position_, 1);
-    nav->addWidget(next_);
+    nav->addWidget(items_->previous);
+    nav->addWidget(items_->position, 1);
+    nav->addWidget(items_->next);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(title_);
-    layout->addWidget(explanation_, 1);
-    layout->addWidget(check_);
+    layout->addWidget(items_->title);
+    layout->addWidget(items_->explanation, 1);
+    layout->addWidget(items_->check);
     layout->addLayout(nav);
     updateFonts();
     setState(CheckState::None, tr("No lesson"), tr("Choose one from the Lessons menu."));
 }
 
+LessonPanel::~LessonPanel() = default;
+
+QPushButton* LessonPanel::previousButton() const { return items_->previous; }
+QPushButton* LessonPanel::nextButton() const { return items_->next; }
+
 void LessonPanel::showLesson(const Lesson& lesson, int index, int count) {
-    title_->setText(lesson.title);
-    explanation_->setHtml(lesson.explanation);
-    position_->setText(tr("Lesson %1 of %2").arg(index + 1).arg(count));
-    previous_->setEnabled(index > 0);
-    next_->setEnabled(index + 1 < count);
+    items_->title->setText(lesson.title);
+    items_->explanation->setHtml(lesson.explanation);
+    items_->position->setText(tr("Lesson %1 of %2").arg(index + 1).arg(count));
+    items_->previous->setEnabled(index > 0);
+    items_->next->setEnabled(index + 1 < count);
     showCheckRunning();
 }
 
@@ -84,10 +96,10 @@ void LessonPanel::showCheckError(const QString& message) {
 
 void LessonPanel::setState(CheckState state, const QString& verdict, const QString& detail) {
     state_ = state;
-    check_->setStyleSheet(QLatin1String(state == CheckState::Passed   ? kPassedStyle
-                                        : state == CheckState::Failed ? kFailedStyle
-                                                                      : kNeutralStyle));
-    check_->setText(QStringLiteral("<b>%1</b><br>%2").arg(verdict.toHtmlEscaped(), detail));
+    items_->check->setStyleSheet(QLatin1String(state == CheckState::Passed   ? kPassedStyle
+                                               : state == CheckState::Failed ? kFailedStyle
+                                                                             : kNeutralStyle));
+    items_->check->setText(QStringLiteral("<b>%1</b><br>%2").arg(verdict.toHtmlEscaped(), detail));
 }
 
 void LessonPanel::changeEvent(QEvent* event) {
@@ -102,12 +114,12 @@ void LessonPanel::updateFonts() {
     QFont big = font();
     if (big.pointSizeF() > 0) big.setPointSizeF(big.pointSizeF() * 1.25);
     big.setBold(true);
-    title_->setFont(big);
-    check_->setFont(font());
+    items_->title->setFont(big);
+    items_->check->setFont(font());
 }
 
-QString LessonPanel::checkText() const { return check_->text(); }
-QString LessonPanel::title() const { return title_->text(); }
-QString LessonPanel::position() const { return position_->text(); }
+QString LessonPanel::checkText() const { return items_->check->text(); }
+QString LessonPanel::title() const { return items_->title->text(); }
+QString LessonPanel::position() const { return items_->position->text(); }
 
 }  // namespace qs::ui

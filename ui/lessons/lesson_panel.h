@@ -4,6 +4,8 @@
 // LessonController decides which lesson and runs the check.
 #pragma once
 
+#include <memory>
+
 #include <QWidget>
 
 #include "core/analysis/lesson_check.h"
@@ -22,6 +24,7 @@ class LessonPanel : public QWidget {
     Q_OBJECT
 public:
     explicit LessonPanel(QWidget* parent = nullptr);
+    ~LessonPanel() override;
 
     void showLesson(const Lesson& lesson, int index, int count);
     void showCheckRunning();
@@ -32,8 +35,8 @@ public:
     QString checkText() const;
     QString title() const;
     QString position() const;  // "Lesson 3 of 11"
-    QPushButton* previousButton() const { return previous_; }
-    QPushButton* nextButton() const { return next_; }
+    QPushButton* previousButton() const;
+    QPushButton* nextButton() const;
 
 signals:
     void stepRequested(int delta);
@@ -45,12 +48,8 @@ private:
     void updateFonts();
     void setState(CheckState state, const QString& verdict, const QString& detail);
 
-    QLabel* title_ = nullptr;
-    QTextBrowser* explanation_ = nullptr;
-    QLabel* check_ = nullptr;
-    QLabel* position_ = nullptr;
-    QPushButton* previous_ = nullptr;
-    QPushButton* next_ = nullptr;
+    struct Items;  // the child widgets, defined in the .cpp
+    std::unique_ptr<Items> items_;
     CheckState state_ = CheckState::None;
 };
 

@@ -63,6 +63,24 @@ inline QCPTextElement* title(QCustomPlot* plot, const QFont& base) {
     return title;
 }
 
+// Names the view and its plot (tests find them by name) and adds the title row.
+inline QCPTextElement* titledPlot(QWidget* view, QCustomPlot* plot, const QString& viewName, const QString& plotName) {
+    view->setObjectName(viewName);
+    plot->setObjectName(plotName);
+    return title(plot, view->font());
+}
+
+// A text box hung from the top of the axis rect at ratio x (0 left, 0.5 centre), e.g. a
+// caption or an info box over a histogram.
+inline QCPItemText* topNote(QCustomPlot* plot, QCPAxis* x, QCPAxis* y, const QString& name, double ratioX,
+                            Qt::Alignment horizontal, const QMargins& padding) {
+    QCPItemText* text = label(plot, x, y, name, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptAxisRectRatio,
+                              horizontal | Qt::AlignTop);
+    text->position->setCoords(ratioX, 0.0);
+    text->setPadding(padding);
+    return text;
+}
+
 // Histogram bars whose width is in plot coordinates (a bin's width), named for tests
 // (`objectName`) and for the legend (`legendName`).
 inline QCPBars* bars(QCPAxis* x, QCPAxis* y, const QString& objectName, const QString& legendName) {
@@ -85,11 +103,18 @@ inline void styleBars(QCPBars* bars, const QColor& colour, int alpha) {
 // them by these), the main axes' labels, and the title row; returns the title.
 inline QCPTextElement* frame(QWidget* view, QCustomPlot* plot, const QString& viewName, const QString& plotName,
                              const QString& xLabel, const QString& yLabel) {
-    view->setObjectName(viewName);
-    plot->setObjectName(plotName);
     plot->xAxis->setLabel(xLabel);
     plot->yAxis->setLabel(yLabel);
-    return title(plot, view->font());
+    return titledPlot(view, plot, viewName, plotName);
+}
+
+// A further axis rect in a new row below the plot's others (a panel under the main one),
+// named for tests.
+inline QCPAxisRect* rectBelow(QCustomPlot* plot, const QString& name) {
+    auto* rect = new QCPAxisRect(plot);
+    rect->setObjectName(name);
+    plot->plotLayout()->addElement(plot->plotLayout()->rowCount(), 0, rect);
+    return rect;
 }
 
 // A legend-only graph (no data) that names items drawn as QCPItems.

@@ -7,6 +7,7 @@
 #include <qcustomplot.h>
 
 #include "ui/plot/plot_items.h"
+#include "ui/views/readout_parts.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
@@ -26,17 +27,11 @@ QCPScatterStyle dash(const QColor& color, double width) {
 }  // namespace
 
 ChannelView::ChannelView(QWidget* parent) : ResultPlot(parent) {
-    setObjectName(QStringLiteral("channelView"));
-    plot()->setObjectName(QStringLiteral("channelPlot"));
     QCustomPlot* p = plot();
-    title_ = items::title(p, font());
+    title_ = items::titledPlot(this, p, QStringLiteral("channelView"), QStringLiteral("channelPlot"));
     QCPAxisRect* rangeRect = p->axisRect();
-    scaleRect_ = new QCPAxisRect(p);
-    scaleRect_->setObjectName(QStringLiteral("scaleRect"));
-    errorRect_ = new QCPAxisRect(p);
-    errorRect_->setObjectName(QStringLiteral("channelErrorRect"));
-    p->plotLayout()->addElement(2, 0, scaleRect_);
-    p->plotLayout()->addElement(3, 0, errorRect_);
+    scaleRect_ = items::rectBelow(p, QStringLiteral("scaleRect"));
+    errorRect_ = items::rectBelow(p, QStringLiteral("channelErrorRect"));
     p->plotLayout()->setRowStretchFactors({0.01, 2.0, 1.0, 1.0});
     p->plotLayout()->setRowSpacing(4);
     auto* margins = new QCPMarginGroup(p);
@@ -258,16 +253,10 @@ void ChannelView::logScaleChanged(bool) { setScaleHome(); }
 PlotFrame::Readout ChannelView::readoutAt(const QPointF& pixel) const {
     Readout r;
     if (!result_ || result_->channels.empty()) return r;
-    QCPAxisRect* rect = plot()->axisRectAt(pixel);
-    if (!rect) return r;
-    QCPAxis* kx = rect->axis(QCPAxis::atBottom);
-    const long i = std::lround(kx->pixelToCoord(pixel.x()));
-    if (i < 0 || i >= static_cast<long>(result_->channels.size())) return r;
+    QCPAxisRect* rect = nullptr;
+    const long i = indexReadout(plot(), pixel, result_->channels.size(), r, rect);
+    if (i < 0) return r;
     const auto& ch = result_->channels[static_cast<size_t>(i)];
-    r.valid = true;
-    r.xAxis = kx;
-    r.yAxis = rect->axis(QCPAxis::atLeft);
-    r.x = static_cast<double>(i);
     if (rect == scaleRect_)
         r.y = ch.quant.scale;
     else if (rect == errorRect_)

@@ -8,6 +8,7 @@
 
 #include "core/analysis/view_data.h"
 #include "ui/plot/plot_items.h"
+#include "ui/views/readout_parts.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
@@ -15,28 +16,35 @@ namespace qs::ui {
 using namespace qs::ui::text;
 using items::qvec;
 
-ErrorHistogramView::ErrorHistogramView(QWidget* parent) : ResultPlot(parent) {
+// The plot items the constructor makes and draw() fills; make_unique value-initializes them (null).
+struct ErrorHistogramView::Items {
+    QCPTextElement* title;
+    QCPBars* bars;
+    QCPGraph* uniform;
+    QCPItemStraightLine *halfLo, *halfHi;
+    QCPItemText *halfText, *infoText;
+};
+
+ErrorHistogramView::ErrorHistogramView(QWidget* parent) : ResultPlot(parent), items_(std::make_unique<Items>()) {
     QCustomPlot* p = plot();
-    title_ = items::frame(this, p, QStringLiteral("errorHistogramView"), QStringLiteral("errorHistogramPlot"),
-                          tr("error x − Q(x)"), tr("count per bin"));
+    items_->title = items::frame(this, p, QStringLiteral("errorHistogramView"), QStringLiteral("errorHistogramPlot"),
+                                 tr("error x − Q(x)"), tr("count per bin"));
     QCPAxis* x = p->xAxis;
     QCPAxis* y = p->yAxis;
 
-    bars_ = items::bars(x, y, QStringLiteral("errorBars"), tr("error x − Q(x)"));
-    uniform_ = p->addGraph(x, y);
-    uniform_->setObjectName(QStringLiteral("uniformModel"));
-    uniform_->setName(tr("uniform on ±Δ/2 (the classic model)"));
-    uniform_->setLineStyle(QCPGraph::lsStepCenter);
+    items_->bars = items::bars(x, y, QStringLiteral("errorBars"), tr("error x − Q(x)"));
+    items_->uniform = p->addGraph(x, y);
+    items_->uniform->setObjectName(QStringLiteral("uniformModel"));
+    items_->uniform->setName(tr("uniform on ±Δ/2 (the classic model)"));
+    items_->uniform->setLineStyle(QCPGraph::lsStepCenter);
 
-    halfLo_ = items::line(p, x, y, QStringLiteral("halfStepMin"));
-    halfHi_ = items::line(p, x, y, QStringLiteral("halfStepMax"));
-    halfText_ = items::label(p, x, y, QStringLiteral("halfStepLabel"), QCPItemPosition::ptPlotCoords,
-                             QCPItemPosition::ptAxisRectRatio, Qt::AlignLeft | Qt::AlignBottom);
-    infoText_ = items::label(p, x, y, QStringLiteral("errorInfoText"), QCPItemPosition::ptAxisRectRatio,
-                             QCPItemPosition::ptAxisRectRatio, Qt::AlignLeft | Qt::AlignTop);
-    infoText_->position->setCoords(0.0, 0.0);
-    infoText_->setPadding(QMargins(8, 6, 8, 6));
-    infoText_->setTextAlignment(Qt::AlignLeft);
+    items_->halfLo = items::line(p, x, y, QStringLiteral("halfStepMin"));
+    items_->halfHi = items::line(p, x, y, QStringLiteral("halfStepMax"));
+    items_->halfText = items::label(p, x, y, QStringLiteral("halfStepLabel"), QCPItemPosition::ptPlotCoords,
+                                    QCPItemPosition::ptAxisRectRatio, Qt::AlignLeft | Qt::AlignBottom);
+    items_->infoText =
+        items::topNote(p, x, y, QStringLiteral("errorInfoText"), 0.0, Qt::AlignLeft, QMargins(8, 6, 8, 6));
+    items_->infoText->setTextAlignment(Qt::AlignLeft);
 
     dragAndZoomBothAxes();
     showSmallLegend(4);
@@ -47,48 +55,54 @@ ErrorHistogramView::ErrorHistogramView(QWidget* parent) : ResultPlot(parent) {
 
 ErrorHistogramView::~ErrorHistogramView() = default;
 
+QCPBars* ErrorHistogramView::errorBars() const { return items_->bars; }
+QCPGraph* ErrorHistogramView::uniformGraph() const { return items_->uniform; }
+
 void ErrorHistogramView::applySeriesStyle(const PlotPalette& c) {
-    items::styleBars(bars_, c.error, 150);
-    uniform_->setPen(QPen(c.theory, 2.2));
-    for (QCPItemStraightLine* l : {halfLo_, halfHi_}) l->setPen(QPen(c.theory, 1.2, Qt::DashLine));
-    halfText_->setColor(c.theory);
-    infoText_->setColor(plotPalette(theme()).text);
+    items::styleBars(items_->bars, c.error, 150);
+    items_->uniform->setPen(QPen(c.theory, 2.2));
+    for (QCPItemStraightLine* l : {items_->halfLo, items_->halfHi}) l->setPen(QPen(c.theory, 1.2, Qt::DashLine));
+    items_->halfText->setColor(c.theory);
+    items_->infoText->setColor(plotPalette(theme()).text);
 }
 
 void ErrorHistogramView::draw() {
     const bool have = result_ && result_->error_hist.bins() > 0;
     plot()->legend->setVisible(have);
-    for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{halfLo_, halfHi_, halfText_, infoText_})
+    for (QCPAbstractItem* item :
+         std::initializer_list<QCPAbstractItem*>{items_->halfLo, items_->halfHi, items_->halfText, items_->infoText})
         item->setVisible(have);
     if (!have) {
-        bars_->data()->clear();
-        uniform_->data()->clear();
-        title_->setText(tr("Error histogram"));
+        items_->bars->data()->clear();
+        items_->uniform->data()->clear();
+        items_->title->setText(tr("Error histogram"));
         setStale(false);
         plot()->replot();
         return;
     }
     const qs::analysis::ExplorerResult& r = *result_;
     const qs::analysis::Histogram& h = r.error_hist;
-    title_->setText(tr("Error histogram  ·  x − Q(x) over ±%1  ·  %2 bins").arg(num(r.error_span, 4)).arg(h.bins()));
+    items_->title->setText(
+        tr("Error histogram  ·  x − Q(x) over ±%1  ·  %2 bins").arg(num(r.error_span, 4)).arg(h.bins()));
 
     std::vector<double> centers(static_cast<size_t>(h.bins())), counts(centers.size());
     for (int i = 0; i < h.bins(); ++i) {
         centers[static_cast<size_t>(i)] = h.center(i);
         counts[static_cast<size_t>(i)] = static_cast<double>(h.counts[static_cast<size_t>(i)]);
     }
-    bars_->setWidth(h.binWidth());
-    bars_->setData(qvec(centers), qvec(counts), true);
+    items_->bars->setWidth(h.binWidth());
+    items_->bars->setData(qvec(centers), qvec(counts), true);
     const bool haveModel = r.error_uniform_counts.size() == centers.size() && r.step > 0;
-    uniform_->setData(haveModel ? qvec(centers) : QVector<double>{},
-                      haveModel ? qvec(r.error_uniform_counts) : QVector<double>{}, true);
+    items_->uniform->setData(haveModel ? qvec(centers) : QVector<double>{},
+                             haveModel ? qvec(r.error_uniform_counts) : QVector<double>{}, true);
 
     const double half = std::abs(r.step) / 2;
-    items::placeVertical(halfLo_, -half);
-    items::placeVertical(halfHi_, half);
-    halfText_->position->setCoords(half, 1.0);
-    halfText_->setText(tr("±Δ/2"));
-    for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{halfLo_, halfHi_, halfText_})
+    items::placeVertical(items_->halfLo, -half);
+    items::placeVertical(items_->halfHi, half);
+    items_->halfText->position->setCoords(half, 1.0);
+    items_->halfText->setText(tr("±Δ/2"));
+    for (QCPAbstractItem* item :
+         std::initializer_list<QCPAbstractItem*>{items_->halfLo, items_->halfHi, items_->halfText})
         item->setVisible(haveModel);
 
     // Δ and RMSE/Δ against the model's 1/√12, and the mass outside the plotted span.
@@ -108,7 +122,7 @@ void ErrorHistogramView::draw() {
         info << tr("outside ±%1: %2 below, %3 above (clipped values)")
                     .arg(num(r.error_span, 3), QLocale().toString(static_cast<qlonglong>(h.underflow)),
                          QLocale().toString(static_cast<qlonglong>(h.overflow)));
-    infoText_->setText(info.join(QLatin1Char('\n')));
+    items_->infoText->setText(info.join(QLatin1Char('\n')));
 
     double maxCount = 1;
     for (double c : counts) maxCount = std::max(maxCount, c);
@@ -124,17 +138,11 @@ void ErrorHistogramView::draw() {
 
 PlotFrame::Readout ErrorHistogramView::readoutAt(const QPointF& pixel) const {
     Readout r;
-    if (!result_ || plot()->axisRectAt(pixel) != plot()->axisRect()) return r;
+    if (!result_) return r;
     const qs::analysis::Histogram& h = result_->error_hist;
-    const double x = plot()->xAxis->pixelToCoord(pixel.x());
-    const int bin = h.binAt(x);
+    const int bin = histogramBinReadout(plot(), h, pixel, r);
     if (bin < 0) return r;
     const size_t i = static_cast<size_t>(bin);
-    r.valid = true;
-    r.xAxis = plot()->xAxis;
-    r.yAxis = plot()->yAxis;
-    r.x = h.center(bin);
-    r.y = static_cast<double>(h.counts[i]);
     r.text = tr("error in [%1, %2)\ncount = %3").arg(num(h.edge(bin)), num(h.edge(bin + 1))).arg(h.counts[i]);
     if (i < result_->error_uniform_counts.size())
         r.text += tr("\nuniform model: %1").arg(num(result_->error_uniform_counts[i], 5));

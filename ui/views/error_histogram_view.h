@@ -21,8 +21,8 @@ public:
     // bin_lo,bin_hi,count,uniform_count
     data::NumberColumns csvTable() const override;
 
-    QCPBars* errorBars() const { return bars_; }
-    QCPGraph* uniformGraph() const { return uniform_; }
+    QCPBars* errorBars() const;
+    QCPGraph* uniformGraph() const;
 
 protected:
     void draw() override;
@@ -30,13 +30,8 @@ protected:
     Readout readoutAt(const QPointF& pixel) const override;
 
 private:
-    QCPTextElement* title_ = nullptr;
-    QCPBars* bars_ = nullptr;
-    QCPGraph* uniform_ = nullptr;
-    QCPItemStraightLine* halfLo_ = nullptr;
-    QCPItemStraightLine* halfHi_ = nullptr;
-    QCPItemText* halfText_ = nullptr;
-    QCPItemText* infoText_ = nullptr;
+    struct Items;  // the plot items, defined in the .cpp
+    std::unique_ptr<Items> items_;
 };
 
 }  // namespace qs::ui

@@ -22,10 +22,10 @@ public:
     // bin_lo,bin_hi,count,clipped (clipped = 1 for a bin drawn as clipped).
     data::NumberColumns csvTable() const override;
 
-    RangeHandles* rangeHandles() const { return handles_; }
-    QCPBars* insideBars() const { return inside_; }
-    QCPBars* clippedBars() const { return clipped_; }
-    QCPItemText* clippedText() const { return clippedText_; }
+    RangeHandles* rangeHandles() const;
+    QCPBars* insideBars() const;
+    QCPBars* clippedBars() const;
+    QCPItemText* clippedText() const;
 
 protected:
     void draw() override;
@@ -33,17 +33,8 @@ protected:
     Readout readoutAt(const QPointF& pixel) const override;
 
 private:
-    QCPTextElement* title_ = nullptr;
-    QCPBars* inside_ = nullptr;
-    QCPBars* clipped_ = nullptr;
-    QCPGraph* clipLegend_ = nullptr;
-    QCPGraph* handleLegend_ = nullptr;
-    QCPItemStraightLine* clipLo_ = nullptr;
-    QCPItemStraightLine* clipHi_ = nullptr;
-    QCPItemText* clipLoText_ = nullptr;
-    QCPItemText* clipHiText_ = nullptr;
-    QCPItemText* clippedText_ = nullptr;
-    RangeHandles* handles_ = nullptr;
+    struct Items;  // the plot items, defined in the .cpp
+    std::unique_ptr<Items> items_;
 };
 
 }  // namespace qs::ui

@@ -40,9 +40,17 @@ QCPScatterStyle scatter(QCPScatterStyle::ScatterShape shape, const QColor& pen,
 
 }  // namespace
 
-TransferView::TransferView(QWidget* parent) : ResultPlot(parent) {
-    setObjectName(QStringLiteral("transferView"));
-    plot()->setObjectName(QStringLiteral("transferPlot"));
+// The plot items the constructor makes and draw() fills; make_unique value-initializes them (null).
+struct TransferView::Items {
+    QCPTextElement* title;
+    QCPAxisRect* errorRect;
+    QCPGraph *curve, *identity, *rangeLegend, *handleLegend, *edgesAfter, *edgesBefore, *zero, *knees, *error;
+    QCPItemStraightLine *outputMinLine, *outputMaxLine, *halfStepLo, *halfStepHi;
+    QCPItemText *outputMinText, *outputMaxText, *zeroText, *halfStepText;
+    RangeHandles* handles;
+};
+
+TransferView::TransferView(QWidget* parent) : ResultPlot(parent), items_(std::make_unique<Items>()) {
     buildPlot();
     restyle();
     clear();
@@ -50,35 +58,39 @@ TransferView::TransferView(QWidget* parent) : ResultPlot(parent) {
 
 TransferView::~TransferView() = default;
 
+RangeHandles* TransferView::rangeHandles() const { return items_->handles; }
+QCPAxisRect* TransferView::errorRect() const { return items_->errorRect; }
+QCPGraph* TransferView::curveGraph() const { return items_->curve; }
+QCPGraph* TransferView::errorGraph() const { return items_->error; }
+QCPGraph* TransferView::edgeGraph() const { return items_->edgesAfter; }
+
 void TransferView::buildPlot() {
     QCustomPlot* p = plot();
     QCPAxisRect* main = p->axisRect();
 
-    title_ = items::title(p, font());
+    items_->title = items::titledPlot(this, p, QStringLiteral("transferView"), QStringLiteral("transferPlot"));
 
-    errorRect_ = new QCPAxisRect(p);
-    errorRect_->setObjectName(QStringLiteral("errorRect"));
-    p->plotLayout()->addElement(2, 0, errorRect_);
+    items_->errorRect = items::rectBelow(p, QStringLiteral("errorRect"));
     p->plotLayout()->setRowStretchFactors({0.01, 3.0, 1.3});
     p->plotLayout()->setRowSpacing(4);
     auto* margins = new QCPMarginGroup(p);
     main->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    errorRect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    errorRect_->addAxis(QCPAxis::atRight)->setTickLabels(false);  // width matches the code axis
-    errorRect_->axis(QCPAxis::atRight)->setTicks(false);
-    errorRect_->axis(QCPAxis::atRight)->setVisible(true);
+    items_->errorRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    items_->errorRect->addAxis(QCPAxis::atRight)->setTickLabels(false);  // width matches the code axis
+    items_->errorRect->axis(QCPAxis::atRight)->setTicks(false);
+    items_->errorRect->axis(QCPAxis::atRight)->setVisible(true);
 
     QCPAxis* x = p->xAxis;
     QCPAxis* y = p->yAxis;
-    QCPAxis* ex = errorRect_->axis(QCPAxis::atBottom);
-    QCPAxis* ey = errorRect_->axis(QCPAxis::atLeft);
+    QCPAxis* ex = items_->errorRect->axis(QCPAxis::atBottom);
+    QCPAxis* ey = items_->errorRect->axis(QCPAxis::atLeft);
     x->setTickLabels(false);  // the error panel's x axis below carries the labels
     ex->setLabel(tr("input x (float32)"));
     y->setLabel(tr("output Q(x) (float32)"));
     ey->setLabel(tr("error x − Q(x)"));
     p->yAxis2->setVisible(true);
     p->yAxis2->setTickLabels(true);
-    for (QCPAxisRect* rect : {main, errorRect_}) {
+    for (QCPAxisRect* rect : {main, items_->errorRect}) {
         rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
         rect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
     }
@@ -95,53 +107,53 @@ void TransferView::buildPlot() {
         g->setObjectName(name);
         return g;
     };
-    identity_ = graph(x, y, QStringLiteral("identityLine"));
-    identity_->setName(tr("identity y = x"));
-    rangeLegend_ = graph(x, y, QStringLiteral("outputRangeLegendEntry"));
-    handleLegend_ = graph(x, y, QStringLiteral("requestedRangeLegendEntry"));
-    curve_ = graph(x, y, QStringLiteral("transferCurve"));
-    edgesBefore_ = graph(x, y, QStringLiteral("stepEdgesOpen"));
-    edgesBefore_->setLineStyle(QCPGraph::lsNone);
-    edgesBefore_->removeFromLegend();
-    edgesAfter_ = graph(x, y, QStringLiteral("stepEdges"));
-    edgesAfter_->setLineStyle(QCPGraph::lsNone);
-    edgesAfter_->setName(tr("step edges (● at, ○ just below)"));
-    knees_ = graph(x, y, QStringLiteral("clipKnees"));
-    knees_->setLineStyle(QCPGraph::lsNone);
-    knees_->setName(tr("clipping knees"));
-    zero_ = graph(x, y, QStringLiteral("zeroPoint"));
-    zero_->setLineStyle(QCPGraph::lsNone);
-    zero_->setName(tr("zero point"));
-    error_ = graph(ex, ey, QStringLiteral("errorCurve"));
-    error_->setName(tr("error x − Q(x)"));
+    items_->identity = graph(x, y, QStringLiteral("identityLine"));
+    items_->identity->setName(tr("identity y = x"));
+    items_->rangeLegend = graph(x, y, QStringLiteral("outputRangeLegendEntry"));
+    items_->handleLegend = graph(x, y, QStringLiteral("requestedRangeLegendEntry"));
+    items_->curve = graph(x, y, QStringLiteral("transferCurve"));
+    items_->edgesBefore = graph(x, y, QStringLiteral("stepEdgesOpen"));
+    items_->edgesBefore->setLineStyle(QCPGraph::lsNone);
+    items_->edgesBefore->removeFromLegend();
+    items_->edgesAfter = graph(x, y, QStringLiteral("stepEdges"));
+    items_->edgesAfter->setLineStyle(QCPGraph::lsNone);
+    items_->edgesAfter->setName(tr("step edges (● at, ○ just below)"));
+    items_->knees = graph(x, y, QStringLiteral("clipKnees"));
+    items_->knees->setLineStyle(QCPGraph::lsNone);
+    items_->knees->setName(tr("clipping knees"));
+    items_->zero = graph(x, y, QStringLiteral("zeroPoint"));
+    items_->zero->setLineStyle(QCPGraph::lsNone);
+    items_->zero->setName(tr("zero point"));
+    items_->error = graph(ex, ey, QStringLiteral("errorCurve"));
+    items_->error->setName(tr("error x − Q(x)"));
 
-    outputMinLine_ = horizontalLine(p, x, y, QStringLiteral("outputMinMarker"));
-    outputMaxLine_ = horizontalLine(p, x, y, QStringLiteral("outputMaxMarker"));
-    outputMinText_ = markerLabel(p, x, y, QStringLiteral("outputMinLabel"), Qt::AlignTop);
-    outputMaxText_ = markerLabel(p, x, y, QStringLiteral("outputMaxLabel"), Qt::AlignBottom);
+    items_->outputMinLine = horizontalLine(p, x, y, QStringLiteral("outputMinMarker"));
+    items_->outputMaxLine = horizontalLine(p, x, y, QStringLiteral("outputMaxMarker"));
+    items_->outputMinText = markerLabel(p, x, y, QStringLiteral("outputMinLabel"), Qt::AlignTop);
+    items_->outputMaxText = markerLabel(p, x, y, QStringLiteral("outputMaxLabel"), Qt::AlignBottom);
 
-    zeroText_ = new QCPItemText(p);
-    zeroText_->setObjectName(QStringLiteral("zeroPointLabel"));
-    zeroText_->setClipAxisRect(main);
-    zeroText_->position->setAxes(x, y);
-    zeroText_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    zeroText_->setPadding(QMargins(8, 4, 2, 2));
-    zeroText_->setSelectable(false);
+    items_->zeroText = new QCPItemText(p);
+    items_->zeroText->setObjectName(QStringLiteral("zeroPointLabel"));
+    items_->zeroText->setClipAxisRect(main);
+    items_->zeroText->position->setAxes(x, y);
+    items_->zeroText->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    items_->zeroText->setPadding(QMargins(8, 4, 2, 2));
+    items_->zeroText->setSelectable(false);
 
-    halfStepLo_ = horizontalLine(p, ex, ey, QStringLiteral("halfStepMin"));
-    halfStepHi_ = horizontalLine(p, ex, ey, QStringLiteral("halfStepMax"));
-    halfStepText_ = new QCPItemText(p);
-    halfStepText_->setObjectName(QStringLiteral("halfStepLabel"));
-    halfStepText_->setClipAxisRect(errorRect_);
-    halfStepText_->position->setAxes(ex, ey);
-    halfStepText_->position->setAxisRect(errorRect_);
-    halfStepText_->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-    halfStepText_->position->setTypeY(QCPItemPosition::ptPlotCoords);
-    halfStepText_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-    halfStepText_->setPadding(QMargins(6, 1, 6, 1));
-    halfStepText_->setSelectable(false);
+    items_->halfStepLo = horizontalLine(p, ex, ey, QStringLiteral("halfStepMin"));
+    items_->halfStepHi = horizontalLine(p, ex, ey, QStringLiteral("halfStepMax"));
+    items_->halfStepText = new QCPItemText(p);
+    items_->halfStepText->setObjectName(QStringLiteral("halfStepLabel"));
+    items_->halfStepText->setClipAxisRect(items_->errorRect);
+    items_->halfStepText->position->setAxes(ex, ey);
+    items_->halfStepText->position->setAxisRect(items_->errorRect);
+    items_->halfStepText->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    items_->halfStepText->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    items_->halfStepText->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    items_->halfStepText->setPadding(QMargins(6, 1, 6, 1));
+    items_->halfStepText->setSelectable(false);
 
-    handles_ = addRangeHandles(x, y);
+    items_->handles = addRangeHandles(x, y);
 
     showSmallLegend(0);
     // Inside the plot, bottom right: a transfer curve runs from bottom left to top right, so
@@ -151,37 +163,37 @@ void TransferView::buildPlot() {
 }
 
 void TransferView::applySeriesStyle(const PlotPalette& c) {
-    identity_->setPen(QPen(c.identity, 1.2, Qt::DashLine));
-    curve_->setPen(QPen(c.curve, 2.0));
-    rangeLegend_->setPen(QPen(c.range, 1.3, Qt::DashLine));
-    handleLegend_->setPen(QPen(c.handle, 2.0));
-    edgesAfter_->setScatterStyle(scatter(QCPScatterStyle::ssDisc, c.curve, c.curve, 6));
+    items_->identity->setPen(QPen(c.identity, 1.2, Qt::DashLine));
+    items_->curve->setPen(QPen(c.curve, 2.0));
+    items_->rangeLegend->setPen(QPen(c.range, 1.3, Qt::DashLine));
+    items_->handleLegend->setPen(QPen(c.handle, 2.0));
+    items_->edgesAfter->setScatterStyle(scatter(QCPScatterStyle::ssDisc, c.curve, c.curve, 6));
     const QColor bg = plotPalette(theme()).axisRectBackground;
-    edgesBefore_->setScatterStyle(scatter(QCPScatterStyle::ssCircle, c.curve, bg, 6));
-    knees_->setScatterStyle(scatter(QCPScatterStyle::ssSquare, c.range, Qt::NoBrush, 9));
-    zero_->setScatterStyle(scatter(QCPScatterStyle::ssDiamond, c.marker, c.marker, 9));
-    error_->setPen(QPen(c.error, 1.0));
-    for (QCPItemStraightLine* l : {outputMinLine_, outputMaxLine_})
+    items_->edgesBefore->setScatterStyle(scatter(QCPScatterStyle::ssCircle, c.curve, bg, 6));
+    items_->knees->setScatterStyle(scatter(QCPScatterStyle::ssSquare, c.range, Qt::NoBrush, 9));
+    items_->zero->setScatterStyle(scatter(QCPScatterStyle::ssDiamond, c.marker, c.marker, 9));
+    items_->error->setPen(QPen(c.error, 1.0));
+    for (QCPItemStraightLine* l : {items_->outputMinLine, items_->outputMaxLine})
         l->setPen(QPen(c.range, 1.3, Qt::DashLine));
-    for (QCPItemText* t : {outputMinText_, outputMaxText_}) t->setColor(c.range);
-    zeroText_->setColor(c.marker);
-    for (QCPItemStraightLine* l : {halfStepLo_, halfStepHi_})
-        l->setPen(QPen(c.theory, 1.2, Qt::DotLine));
-    halfStepText_->setColor(c.theory);
+    for (QCPItemText* t : {items_->outputMinText, items_->outputMaxText}) t->setColor(c.range);
+    items_->zeroText->setColor(c.marker);
+    for (QCPItemStraightLine* l : {items_->halfStepLo, items_->halfStepHi}) l->setPen(QPen(c.theory, 1.2, Qt::DotLine));
+    items_->halfStepText->setColor(c.theory);
     plot()->yAxis2->setLabelColor(plotPalette(theme()).text);
 }
 
 void TransferView::clear() {
-    for (QCPGraph* g : {curve_, identity_, edgesAfter_, edgesBefore_, zero_, knees_, error_})
+    for (QCPGraph* g : {items_->curve, items_->identity, items_->edgesAfter, items_->edgesBefore, items_->zero,
+                        items_->knees, items_->error})
         g->data()->clear();
     edgeX_.clear();
     quantizer_.reset();
     for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{
-             outputMinLine_, outputMaxLine_, outputMinText_, outputMaxText_, zeroText_,
-             halfStepLo_, halfStepHi_, halfStepText_})
+             items_->outputMinLine, items_->outputMaxLine, items_->outputMinText, items_->outputMaxText,
+             items_->zeroText, items_->halfStepLo, items_->halfStepHi, items_->halfStepText})
         item->setVisible(false);
-    handles_->setVisible(false);
-    title_->setText(tr("No result"));
+    items_->handles->setVisible(false);
+    items_->title->setText(tr("No result"));
     plot()->legend->setVisible(false);
 }
 
@@ -201,13 +213,13 @@ void TransferView::draw() {
 
     QString title = specTitle(spec);
     if (r.run.slices.size() > 1) title += tr("  ·  channel %1 of %2").arg(r.curve_channel).arg(r.run.slices.size());
-    title_->setText(title);
+    items_->title->setText(title);
 
     // The read-out and zoomed-in resampling run the op itself on this slice's range.
     curveSpec_ = qs::sliceSpec(spec, q);
     zoomedCurve_ = false;
     drawCurve(c);
-    identity_->setData(QVector<double>{c.x_first, c.x_last}, QVector<double>{c.x_first, c.x_last}, true);
+    items_->identity->setData(QVector<double>{c.x_first, c.x_last}, QVector<double>{c.x_first, c.x_last}, true);
 
     const auto k = qs::analysis::clipKnees(c);
     QVector<double> kx, ky;
@@ -219,47 +231,51 @@ void TransferView::draw() {
         kx << k.upper_x;
         ky << k.upper_y;
     }
-    knees_->setData(kx, ky, true);
-    if (kx.isEmpty()) knees_->removeFromLegend(); else knees_->addToLegend();
+    items_->knees->setData(kx, ky, true);
+    if (kx.isEmpty())
+        items_->knees->removeFromLegend();
+    else
+        items_->knees->addToLegend();
 
     const bool zeroInWindow = c.x_first <= 0 && 0 <= c.x_last;
-    zero_->setData(zeroInWindow ? QVector<double>{0.0} : QVector<double>{},
-                   zeroInWindow ? QVector<double>{double(q.zero_output)} : QVector<double>{}, true);
-    zeroText_->position->setCoords(0.0, q.zero_output);
-    zeroText_->setText(tr("x = 0 → code %1, Q(0) = %2").arg(q.zero_code).arg(floatText(q.zero_output)));
-    zeroText_->setVisible(zeroInWindow);
+    items_->zero->setData(zeroInWindow ? QVector<double>{0.0} : QVector<double>{},
+                          zeroInWindow ? QVector<double>{double(q.zero_output)} : QVector<double>{}, true);
+    items_->zeroText->position->setCoords(0.0, q.zero_output);
+    items_->zeroText->setText(tr("x = 0 → code %1, Q(0) = %2").arg(q.zero_code).arg(floatText(q.zero_output)));
+    items_->zeroText->setVisible(zeroInWindow);
 
     // The range the op used, with the requested one beside it when TF adjusted it.
-    rangeLegend_->setName(spec.op == qs::QuantOp::QuantizeV2
-                              ? tr("output_min / output_max (returned)")
-                              : tr("%1 / %2 (used)").arg(usedMinName(spec), usedMaxName(spec)));
+    items_->rangeLegend->setName(spec.op == qs::QuantOp::QuantizeV2
+                                     ? tr("output_min / output_max (returned)")
+                                     : tr("%1 / %2 (used)").arg(usedMinName(spec), usedMaxName(spec)));
     auto label = [&](const QString& name, float used, float requested) {
         QString s = name + QStringLiteral(" = ") + floatText(used);
         // On its own line: one long line ran under the legend in the bottom-right corner.
         if (used != requested) s += tr("\n(requested %1)").arg(floatText(requested));
         return s;
     };
-    placeHorizontal(outputMinLine_, c.output_min);
-    placeHorizontal(outputMaxLine_, c.output_max);
-    outputMinText_->position->setCoords(0.0, c.output_min);
-    outputMaxText_->position->setCoords(0.0, c.output_max);
-    outputMinText_->setText(label(usedMinName(spec), c.output_min, q.requested_min));
-    outputMaxText_->setText(label(usedMaxName(spec), c.output_max, q.requested_max));
-    for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{
-             outputMinLine_, outputMaxLine_, outputMinText_, outputMaxText_})
+    placeHorizontal(items_->outputMinLine, c.output_min);
+    placeHorizontal(items_->outputMaxLine, c.output_max);
+    items_->outputMinText->position->setCoords(0.0, c.output_min);
+    items_->outputMaxText->position->setCoords(0.0, c.output_max);
+    items_->outputMinText->setText(label(usedMinName(spec), c.output_min, q.requested_min));
+    items_->outputMaxText->setText(label(usedMaxName(spec), c.output_max, q.requested_max));
+    for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{items_->outputMinLine, items_->outputMaxLine,
+                                                                         items_->outputMinText, items_->outputMaxText})
         item->setVisible(true);
 
     // Handles on the requested range when it is an input the user sets.
-    showRequestedRange(handles_, handleLegend_, spec, q.requested_min, q.requested_max);
+    showRequestedRange(items_->handles, items_->handleLegend, spec, q.requested_min, q.requested_max);
 
     // ±Δ/2: where the error of a value inside the range stays.
     const double step = std::abs(q.step);
     const bool haveStep = step > 0 && std::isfinite(step);
-    placeHorizontal(halfStepLo_, -step / 2);
-    placeHorizontal(halfStepHi_, step / 2);
-    halfStepText_->position->setCoords(0.0, step / 2);
-    halfStepText_->setText(tr("±Δ/2, Δ = %1").arg(num(step)));
-    for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{halfStepLo_, halfStepHi_, halfStepText_})
+    placeHorizontal(items_->halfStepLo, -step / 2);
+    placeHorizontal(items_->halfStepHi, step / 2);
+    items_->halfStepText->position->setCoords(0.0, step / 2);
+    items_->halfStepText->setText(tr("±Δ/2, Δ = %1").arg(num(step)));
+    for (QCPAbstractItem* item :
+         std::initializer_list<QCPAbstractItem*>{items_->halfStepLo, items_->halfStepHi, items_->halfStepText})
         item->setVisible(haveStep);
 
     // The read-out runs the op on the exact float32 under the cursor.
@@ -282,14 +298,14 @@ void TransferView::draw() {
     }
     const double pad = 0.03 * (yhi - ylo);
     setHomeRange(plot()->xAxis, c.x_first, c.x_last);
-    setHomeRange(errorRect_->axis(QCPAxis::atBottom), c.x_first, c.x_last);
+    setHomeRange(items_->errorRect->axis(QCPAxis::atBottom), c.x_first, c.x_last);
     setHomeRange(plot()->yAxis, ylo - pad, yhi + pad);
     double eSpan = haveStep ? step : 0;
     if (!(eSpan > 0)) {
         for (double e : qs::analysis::transferErrorCurve(c).y) eSpan = std::max(eSpan, std::abs(e));
         if (!(eSpan > 0)) eSpan = 1;
     }
-    setHomeRange(errorRect_->axis(QCPAxis::atLeft), -eSpan, eSpan);
+    setHomeRange(items_->errorRect->axis(QCPAxis::atLeft), -eSpan, eSpan);
     commitHomeView();
     alignCodeAxis();  // rangeChanged does not fire when the range stays the same
 
@@ -300,11 +316,11 @@ void TransferView::draw() {
 void TransferView::drawCurve(const qs::TransferCurve& c) {
     // Left steps draw exactly what the op does between two points; with more codes than
     // samples a line through the exact samples is the honest picture.
-    curve_->setName(curveName(result_->spec) + (c.steps_resolved ? QString() : tr("  (exact samples)")));
-    curve_->setLineStyle(c.steps_resolved ? QCPGraph::lsStepLeft : QCPGraph::lsLine);
-    curve_->setData(qvec(c.x), qvec(c.output), true);
+    items_->curve->setName(curveName(result_->spec) + (c.steps_resolved ? QString() : tr("  (exact samples)")));
+    items_->curve->setLineStyle(c.steps_resolved ? QCPGraph::lsStepLeft : QCPGraph::lsLine);
+    items_->curve->setData(qvec(c.x), qvec(c.output), true);
     const auto err = qs::analysis::transferErrorCurve(c);
-    error_->setData(qvec(err.x), qvec(err.y), true);
+    items_->error->setData(qvec(err.x), qvec(err.y), true);
     const auto edges = qs::analysis::stepEdges(c);
     QVector<double> ex, after, before;
     edgeX_.clear();
@@ -314,8 +330,8 @@ void TransferView::drawCurve(const qs::TransferCurve& c) {
         before << e.before;
         edgeX_.push_back(e.x);
     }
-    edgesAfter_->setData(ex, after, true);
-    edgesBefore_->setData(ex, before, true);
+    items_->edgesAfter->setData(ex, after, true);
+    items_->edgesBefore->setData(ex, before, true);
 }
 
 void TransferView::alignCodeAxis() {
@@ -348,24 +364,24 @@ void TransferView::viewRangesChanged() {
     const auto first = std::lower_bound(edgeX_.begin(), edgeX_.end(), xr.lower);
     const auto last = std::upper_bound(edgeX_.begin(), edgeX_.end(), xr.upper);
     const bool few = !edgeX_.empty() && last - first <= kMaxEdgesShown;
-    edgesAfter_->setVisible(few && !isSeriesHidden(edgesAfter_));
-    edgesBefore_->setVisible(few && !isSeriesHidden(edgesAfter_));
+    items_->edgesAfter->setVisible(few && !isSeriesHidden(items_->edgesAfter));
+    items_->edgesBefore->setVisible(few && !isSeriesHidden(items_->edgesAfter));
 }
 
 PlotFrame::Readout TransferView::readoutAt(const QPointF& pixel) const {
     Readout r;
     if (!result_ || !quantizer_) return PlotFrame::readoutAt(pixel);
     QCPAxisRect* rect = plot()->axisRectAt(pixel);
-    if (rect != plot()->axisRect() && rect != errorRect_) return r;
-    const QCPAxis* keyAxis = rect == errorRect_ ? errorRect_->axis(QCPAxis::atBottom) : plot()->xAxis;
+    if (rect != plot()->axisRect() && rect != items_->errorRect) return r;
+    const QCPAxis* keyAxis = rect == items_->errorRect ? items_->errorRect->axis(QCPAxis::atBottom) : plot()->xAxis;
     const float x = static_cast<float>(keyAxis->pixelToCoord(pixel.x()));
     const qs::ValuePoint v = (*quantizer_)(x);
     const double error = static_cast<double>(x) - v.output;
     r.valid = true;
     r.x = x;
-    if (rect == errorRect_) {
-        r.xAxis = errorRect_->axis(QCPAxis::atBottom);
-        r.yAxis = errorRect_->axis(QCPAxis::atLeft);
+    if (rect == items_->errorRect) {
+        r.xAxis = items_->errorRect->axis(QCPAxis::atBottom);
+        r.yAxis = items_->errorRect->axis(QCPAxis::atLeft);
         r.y = error;
     } else {
         r.xAxis = plot()->xAxis;

@@ -30,13 +30,13 @@ public:
     // input,code,output,error: one row per point of the transfer curve (the CLI's header).
     data::NumberColumns csvTable() const override;
 
-    RangeHandles* rangeHandles() const { return handles_; }
-    QCPAxisRect* errorRect() const { return errorRect_; }
+    RangeHandles* rangeHandles() const;
+    QCPAxisRect* errorRect() const;
     // Plot parts also carry object names: "transferCurve", "identityLine", "errorCurve",
     // "stepEdges", "stepEdgesOpen", "zeroPoint", "clipKnees", "outputMinMarker", ...
-    QCPGraph* curveGraph() const { return curve_; }
-    QCPGraph* errorGraph() const { return error_; }
-    QCPGraph* edgeGraph() const { return edgesAfter_; }
+    QCPGraph* curveGraph() const;
+    QCPGraph* errorGraph() const;
+    QCPGraph* edgeGraph() const;
 
 protected:
     void draw() override;
@@ -55,26 +55,8 @@ private:
     qs::QuantSpec curveSpec_;                      // the drawn slice's op, per tensor
     bool zoomedCurve_ = false;                     // showing a curve resampled for the zoom
 
-    QCPTextElement* title_ = nullptr;
-    QCPAxisRect* errorRect_ = nullptr;
-    QCPGraph* curve_ = nullptr;
-    QCPGraph* identity_ = nullptr;
-    QCPGraph* rangeLegend_ = nullptr;
-    QCPGraph* handleLegend_ = nullptr;
-    QCPGraph* edgesAfter_ = nullptr;
-    QCPGraph* edgesBefore_ = nullptr;
-    QCPGraph* zero_ = nullptr;
-    QCPGraph* knees_ = nullptr;
-    QCPGraph* error_ = nullptr;
-    QCPItemStraightLine* outputMinLine_ = nullptr;
-    QCPItemStraightLine* outputMaxLine_ = nullptr;
-    QCPItemText* outputMinText_ = nullptr;
-    QCPItemText* outputMaxText_ = nullptr;
-    QCPItemText* zeroText_ = nullptr;
-    QCPItemStraightLine* halfStepLo_ = nullptr;
-    QCPItemStraightLine* halfStepHi_ = nullptr;
-    QCPItemText* halfStepText_ = nullptr;
-    RangeHandles* handles_ = nullptr;
+    struct Items;  // the plot items, defined in the .cpp
+    std::unique_ptr<Items> items_;
     double outputPerCode_ = 0, outputAtCodeZero_ = 0;
 };
 

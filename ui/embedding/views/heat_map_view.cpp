@@ -60,28 +60,37 @@ QString HeatMapView::layerName(Layer layer) {
     return QString();
 }
 
-HeatMapView::HeatMapView(QWidget* parent) : PlotFrame(parent) {
+// The plot items the constructor makes and draw() fills; make_unique value-initializes them (null).
+struct HeatMapView::Items {
+    QComboBox* selector;
+    QCPTextElement* title;
+    QCPColorMap* map;
+    QCPColorScale* scale;
+};
+
+HeatMapView::HeatMapView(QWidget* parent) : PlotFrame(parent), items_(std::make_unique<Items>()) {
     setObjectName(QStringLiteral("heatMapView"));
     plot()->setObjectName(QStringLiteral("heatMapPlot"));
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 0);
     auto* label = new QLabel(tr("Layer:"));
-    selector_ = new QComboBox;
-    selector_->setObjectName(QStringLiteral("heatMapLayer"));
-    for (Layer l : {Layer::Float, Layer::Quantized, Layer::Error}) selector_->addItem(layerName(l));
-    selector_->setItemData(0, tr("The table's float32 values"), Qt::ToolTipRole);
-    selector_->setItemData(1, tr("What a lookup returns for each value: its simulated quantization"), Qt::ToolTipRole);
-    selector_->setItemData(2, tr("quantized − float, on a colour scale symmetric around 0"), Qt::ToolTipRole);
-    label->setBuddy(selector_);
+    items_->selector = new QComboBox;
+    items_->selector->setObjectName(QStringLiteral("heatMapLayer"));
+    for (Layer l : {Layer::Float, Layer::Quantized, Layer::Error}) items_->selector->addItem(layerName(l));
+    items_->selector->setItemData(0, tr("The table's float32 values"), Qt::ToolTipRole);
+    items_->selector->setItemData(1, tr("What a lookup returns for each value: its simulated quantization"),
+                                  Qt::ToolTipRole);
+    items_->selector->setItemData(2, tr("quantized − float, on a colour scale symmetric around 0"), Qt::ToolTipRole);
+    label->setBuddy(items_->selector);
     bar->addWidget(label);
-    bar->addWidget(selector_);
+    bar->addWidget(items_->selector);
     bar->addStretch(1);
     static_cast<QVBoxLayout*>(layout())->insertLayout(0, bar);
-    connect(selector_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+    connect(items_->selector, qOverload<int>(&QComboBox::currentIndexChanged), this,
             [this](int index) { setLayer(static_cast<Layer>(index)); });
 
     QCustomPlot* p = plot();
-    title_ = items::title(p, font());
+    items_->title = items::title(p, font());
     QCPAxis* x = p->xAxis;
     QCPAxis* y = p->yAxis;
     x->setLabel(tr("column (embedding dimension index)"));
@@ -95,21 +104,21 @@ HeatMapView::HeatMapView(QWidget* parent) : PlotFrame(parent) {
     x->grid()->setVisible(false);
     y->grid()->setVisible(false);
 
-    map_ = new QCPColorMap(x, y);
-    map_->setObjectName(QStringLiteral("heatMap"));
-    map_->setName(tr("table window"));
-    map_->setInterpolate(false);
-    map_->setTightBoundary(false);
-    scale_ = new QCPColorScale(p);
-    scale_->setObjectName(QStringLiteral("heatMapScale"));
-    scale_->setType(QCPAxis::atRight);
+    items_->map = new QCPColorMap(x, y);
+    items_->map->setObjectName(QStringLiteral("heatMap"));
+    items_->map->setName(tr("table window"));
+    items_->map->setInterpolate(false);
+    items_->map->setTightBoundary(false);
+    items_->scale = new QCPColorScale(p);
+    items_->scale->setObjectName(QStringLiteral("heatMapScale"));
+    items_->scale->setType(QCPAxis::atRight);
     const int row = p->plotLayout()->rowCount() - 1;  // the axis rect's row (under the title)
-    p->plotLayout()->addElement(row, 1, scale_);
+    p->plotLayout()->addElement(row, 1, items_->scale);
     p->plotLayout()->setColumnStretchFactor(1, 0.01);
-    map_->setColorScale(scale_);
+    items_->map->setColorScale(items_->scale);
     auto* margins = new QCPMarginGroup(p);
     p->axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
-    scale_->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+    items_->scale->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
     dragAndZoomBothAxes();
     restyle();
     clear();
@@ -117,12 +126,18 @@ HeatMapView::HeatMapView(QWidget* parent) : PlotFrame(parent) {
 
 HeatMapView::~HeatMapView() = default;
 
+QComboBox* HeatMapView::layerSelector() const { return items_->selector; }
+QCPColorMap* HeatMapView::colorMap() const { return items_->map; }
+QCPColorScale* HeatMapView::colorScale() const { return items_->scale; }
+
 void HeatMapView::applySeriesStyle(const PlotPalette& c) {
     const bool stale = isStale();
-    map_->setGradient(stale ? greyGradient() : layer_ == Layer::Error ? divergingGradient() : sequentialGradient());
+    items_->map->setGradient(stale                    ? greyGradient()
+                             : layer_ == Layer::Error ? divergingGradient()
+                                                      : sequentialGradient());
     // The colour scale's axis is not one of the plot's axis rects: theme it here.
     const PlotPalette& base = plotPalette(theme());
-    QCPAxis* a = scale_->axis();
+    QCPAxis* a = items_->scale->axis();
     a->setBasePen(QPen(base.axis, 1));
     a->setTickPen(QPen(base.axis, 1));
     a->setSubTickPen(QPen(base.axis, 1));
@@ -142,10 +157,10 @@ const std::vector<float>& HeatMapView::layerValues(Layer layer) const {
 
 void HeatMapView::clear() {
     window_.reset();
-    map_->data()->clear();
-    map_->setVisible(false);
-    scale_->setVisible(false);
-    title_->setText(tr("Table window"));
+    items_->map->data()->clear();
+    items_->map->setVisible(false);
+    items_->scale->setVisible(false);
+    items_->title->setText(tr("Table window"));
     setMessage(tr("No table loaded"));
     setStale(false);
     plot()->replot();
@@ -161,8 +176,8 @@ void HeatMapView::setWindow(const qs::embedding::TableWindow& window) {
     }
     window_ = window;
     setMessage(QString());
-    map_->setVisible(true);
-    scale_->setVisible(true);
+    items_->map->setVisible(true);
+    items_->scale->setVisible(true);
     fillMap();  // sets the title too
     setHomeRange(plot()->xAxis, -0.5, static_cast<double>(window.dim) - 0.5);
     setHomeRange(plot()->yAxis, static_cast<double>(window.first_row) - 0.5,
@@ -174,9 +189,9 @@ void HeatMapView::setWindow(const qs::embedding::TableWindow& window) {
 
 void HeatMapView::setLayer(Layer layer) {
     layer_ = layer;
-    if (selector_->currentIndex() != static_cast<int>(layer)) {
-        const QSignalBlocker block(selector_);
-        selector_->setCurrentIndex(static_cast<int>(layer));
+    if (items_->selector->currentIndex() != static_cast<int>(layer)) {
+        const QSignalBlocker block(items_->selector);
+        items_->selector->setCurrentIndex(static_cast<int>(layer));
     }
     if (window_) fillMap();
     restyle();
@@ -185,12 +200,13 @@ void HeatMapView::setLayer(Layer layer) {
 void HeatMapView::fillMap() {
     const auto& w = *window_;
     const auto nx = static_cast<int>(w.dim), ny = static_cast<int>(w.rows);
-    map_->data()->setSize(nx, ny);
-    map_->data()->setRange(QCPRange(0, nx - 1), QCPRange(static_cast<double>(w.first_row),
-                                                         static_cast<double>(w.first_row + w.rows - 1)));
+    items_->map->data()->setSize(nx, ny);
+    items_->map->data()->setRange(
+        QCPRange(0, nx - 1), QCPRange(static_cast<double>(w.first_row), static_cast<double>(w.first_row + w.rows - 1)));
     const std::vector<float>& v = layerValues(layer_);
     for (int r = 0; r < ny; ++r)
-        for (int c = 0; c < nx; ++c) map_->data()->setCell(c, r, v[static_cast<size_t>(r) * static_cast<size_t>(nx) + c]);
+        for (int c = 0; c < nx; ++c)
+            items_->map->data()->setCell(c, r, v[static_cast<size_t>(r) * static_cast<size_t>(nx) + c]);
     // Float and quantized share one range; the error's is symmetric around 0.
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     auto extend = [&lo, &hi](const std::vector<float>& values) {
@@ -217,13 +233,13 @@ void HeatMapView::fillMap() {
         }
         label = layer_ == Layer::Float ? tr("value (float32)") : tr("quantized value (float32)");
     }
-    map_->setDataRange(QCPRange(lo, hi));
-    scale_->axis()->setLabel(label);
-    title_->setText(tr("Table rows %1 … %2  ·  %3 columns  ·  %4")
-                        .arg(w.first_row)
-                        .arg(w.first_row + w.rows - 1)
-                        .arg(w.dim)
-                        .arg(layerName(layer_)));
+    items_->map->setDataRange(QCPRange(lo, hi));
+    items_->scale->axis()->setLabel(label);
+    items_->title->setText(tr("Table rows %1 … %2  ·  %3 columns  ·  %4")
+                               .arg(w.first_row)
+                               .arg(w.first_row + w.rows - 1)
+                               .arg(w.dim)
+                               .arg(layerName(layer_)));
 }
 
 double HeatMapView::cellValue(int64_t row, int64_t col) const {
@@ -231,7 +247,7 @@ double HeatMapView::cellValue(int64_t row, int64_t col) const {
     const auto& w = *window_;
     const int64_t r = row - w.first_row;
     if (r < 0 || r >= w.rows || col < 0 || col >= w.dim) return std::numeric_limits<double>::quiet_NaN();
-    return map_->data()->cell(static_cast<int>(col), static_cast<int>(r));
+    return items_->map->data()->cell(static_cast<int>(col), static_cast<int>(r));
 }
 
 PlotFrame::Readout HeatMapView::readoutAt(const QPointF& pixel) const {

@@ -5,6 +5,7 @@
 // gradient symmetric around 0. The read-out gives all three numbers of the cell.
 #pragma once
 
+#include <memory>
 #include <optional>
 
 #include "core/embedding/workbench.h"
@@ -28,9 +29,9 @@ public:
     const std::optional<qs::embedding::TableWindow>& window() const { return window_; }
 
     Layer layer() const { return layer_; }
-    QComboBox* layerSelector() const { return selector_; }  // object name "heatMapLayer"
-    QCPColorMap* colorMap() const { return map_; }
-    QCPColorScale* colorScale() const { return scale_; }
+    QComboBox* layerSelector() const;  // object name "heatMapLayer"
+    QCPColorMap* colorMap() const;
+    QCPColorScale* colorScale() const;
     // The value of a cell of the shown layer (NaN outside the window): row is the table's
     // row id (first_row + r), col the dimension index.
     double cellValue(int64_t row, int64_t col) const;
@@ -52,10 +53,8 @@ private:
 
     std::optional<qs::embedding::TableWindow> window_;
     Layer layer_ = Layer::Float;
-    QComboBox* selector_ = nullptr;
-    QCPTextElement* title_ = nullptr;
-    QCPColorMap* map_ = nullptr;
-    QCPColorScale* scale_ = nullptr;
+    struct Items;  // the plot items, defined in the .cpp
+    std::unique_ptr<Items> items_;
 };
 
 }  // namespace qs::ui

@@ -21,21 +21,28 @@ QString percent(int64_t part, int64_t total) {
 
 }  // namespace
 
-OccupancyView::OccupancyView(QWidget* parent) : PlotFrame(parent) {
+// The plot items the constructor makes and draw() fills; make_unique value-initializes them (null).
+struct OccupancyView::Items {
+    QCPTextElement* title;
+    QCPBars *inside, *clipped;
+    QCPItemText* caption;
+};
+
+OccupancyView::OccupancyView(QWidget* parent) : PlotFrame(parent), items_(std::make_unique<Items>()) {
     QCustomPlot* p = plot();
-    title_ = items::frame(this, p, QStringLiteral("occupancyView"), QStringLiteral("occupancyPlot"),
-                          tr("bucket center = q · quantum + lower (table value, float32)"), tr("table values per bucket"));
+    items_->title =
+        items::frame(this, p, QStringLiteral("occupancyView"), QStringLiteral("occupancyPlot"),
+                     tr("bucket center = q · quantum + lower (table value, float32)"), tr("table values per bucket"));
     QCPAxis* x = p->xAxis;
     QCPAxis* y = p->yAxis;
 
-    inside_ = items::bars(x, y, QStringLiteral("occupancyBars"), tr("values in [lower, upper]"));
-    clipped_ = items::bars(x, y, QStringLiteral("occupancyClippedBars"), tr("clipped into the first / last bucket"));
-    clipped_->moveAbove(inside_);  // bucket 0 = its own values + everything below lower
+    items_->inside = items::bars(x, y, QStringLiteral("occupancyBars"), tr("values in [lower, upper]"));
+    items_->clipped =
+        items::bars(x, y, QStringLiteral("occupancyClippedBars"), tr("clipped into the first / last bucket"));
+    items_->clipped->moveAbove(items_->inside);  // bucket 0 = its own values + everything below lower
 
-    caption_ = items::label(p, x, y, QStringLiteral("occupancyCaption"), QCPItemPosition::ptAxisRectRatio,
-                            QCPItemPosition::ptAxisRectRatio, Qt::AlignHCenter | Qt::AlignTop);
-    caption_->position->setCoords(0.5, 0.0);
-    caption_->setPadding(QMargins(8, 4, 8, 4));
+    items_->caption =
+        items::topNote(p, x, y, QStringLiteral("occupancyCaption"), 0.5, Qt::AlignHCenter, QMargins(8, 4, 8, 4));
 
     showSmallLegend(2);
     dragAndZoomBothAxes();
@@ -46,12 +53,17 @@ OccupancyView::OccupancyView(QWidget* parent) : PlotFrame(parent) {
 
 OccupancyView::~OccupancyView() = default;
 
+QCPBars* OccupancyView::inRangeBars() const { return items_->inside; }
+QCPBars* OccupancyView::clippedBars() const { return items_->clipped; }
+QCPItemText* OccupancyView::captionText() const { return items_->caption; }
+QCPTextElement* OccupancyView::titleElement() const { return items_->title; }
+
 void OccupancyView::applySeriesStyle(const PlotPalette& c) {
-    items::styleBars(inside_, c.curve, 200);
-    items::styleBars(clipped_, c.clipped, 210);
-    caption_->setColor(c.text);
-    caption_->setBrush(c.overlayBackground);
-    caption_->setPen(QPen(c.legendBorder));
+    items::styleBars(items_->inside, c.curve, 200);
+    items::styleBars(items_->clipped, c.clipped, 210);
+    items_->caption->setColor(c.text);
+    items_->caption->setBrush(c.overlayBackground);
+    items_->caption->setPen(QPen(c.legendBorder));
     // One colour per suggestion (lower and upper share it).
     const QColor colours[] = {c.range, c.theory, c.secondary, c.handle, c.error, c.marker};
     for (int i = 0; i < suggestionLegend_.size(); ++i) {
@@ -77,11 +89,11 @@ QString OccupancyView::captionFor(const qs::embedding::BucketOccupancy& o) {
 
 void OccupancyView::clear(const QString& reason) {
     occupancy_.reset();
-    inside_->data()->clear();
-    clipped_->data()->clear();
-    caption_->setVisible(false);
+    items_->inside->data()->clear();
+    items_->clipped->data()->clear();
+    items_->caption->setVisible(false);
     plot()->legend->setVisible(false);
-    title_->setText(tr("Bucket occupancy"));
+    items_->title->setText(tr("Bucket occupancy"));
     setMessage(reason.isEmpty() ? tr("The table has no QuantizationConfig:\nno buckets to show.") : reason);
     setStale(false);
     plot()->replot();
@@ -91,16 +103,16 @@ void OccupancyView::setOccupancy(const qs::embedding::BucketOccupancy& o) {
     occupancy_ = o;
     const qs::embedding::OccupancyBars bars = qs::embedding::occupancyBars(o);
     const double quantum = qs::embedding::bucketQuantum(o);
-    inside_->setWidth(quantum * 0.9);
-    clipped_->setWidth(quantum * 0.9);
-    inside_->setData(items::qvec(bars.centers), items::qvec(bars.in_range), true);
-    clipped_->setData(items::qvec(bars.centers), items::qvec(bars.clipped), true);
+    items_->inside->setWidth(quantum * 0.9);
+    items_->clipped->setWidth(quantum * 0.9);
+    items_->inside->setData(items::qvec(bars.centers), items::qvec(bars.in_range), true);
+    items_->clipped->setData(items::qvec(bars.centers), items::qvec(bars.clipped), true);
     setMessage(QString());
-    caption_->setText(captionFor(o));
-    caption_->setVisible(true);
+    items_->caption->setText(captionFor(o));
+    items_->caption->setVisible(true);
     plot()->legend->setVisible(true);
-    title_->setText(tr("Bucket occupancy  ·  %1  ·  %2 values")
-                        .arg(qs(qs::tpu::repr(o.config)), QLocale().toString(static_cast<qlonglong>(o.total))));
+    items_->title->setText(tr("Bucket occupancy  ·  %1  ·  %2 values")
+                               .arg(qs(qs::tpu::repr(o.config)), QLocale().toString(static_cast<qlonglong>(o.total))));
     plot()->yAxis->setLabel(tr("table values per bucket (bucket width %1)").arg(num(quantum, 4)));
     setHomeX();
     setMaxCount(bars.max_count);

@@ -6,6 +6,7 @@
 // dashed vertical lines. Log-y toggle (a few buckets usually dwarf the rest).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -34,10 +35,10 @@ public:
     // bucket,center,count,in_range,clipped — one row per bucket.
     data::NumberColumns csvTable() const override;
 
-    QCPBars* inRangeBars() const { return inside_; }
-    QCPBars* clippedBars() const { return clipped_; }
-    QCPItemText* captionText() const { return caption_; }
-    QCPTextElement* titleElement() const { return title_; }
+    QCPBars* inRangeBars() const;
+    QCPBars* clippedBars() const;
+    QCPItemText* captionText() const;
+    QCPTextElement* titleElement() const;
     QList<QCPItemStraightLine*> suggestionLines() const { return suggestionLines_; }
 
     // The caption for an occupancy (also used by reports): clipped below/above with their
@@ -52,10 +53,8 @@ private:
     void setHomeX();
     std::optional<qs::embedding::BucketOccupancy> occupancy_;
     std::vector<qs::embedding::RangeSuggestion> suggestions_;
-    QCPTextElement* title_ = nullptr;
-    QCPBars* inside_ = nullptr;
-    QCPBars* clipped_ = nullptr;
-    QCPItemText* caption_ = nullptr;
+    struct Items;  // the plot items, defined in the .cpp
+    std::unique_ptr<Items> items_;
     QList<QCPItemStraightLine*> suggestionLines_;  // lower, upper per suggestion
     QList<QCPGraph*> suggestionLegend_;
 };

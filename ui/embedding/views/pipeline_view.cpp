@@ -20,14 +20,10 @@ QString PipelineView::explanation() {
 }
 
 PipelineView::PipelineView(QWidget* parent) : PlotFrame(parent) {
-    setObjectName(QStringLiteral("pipelineView"));
-    plot()->setObjectName(QStringLiteral("pipelinePlot"));
     QCustomPlot* p = plot();
-    title_ = items::title(p, font());
+    title_ = items::titledPlot(this, p, QStringLiteral("pipelineView"), QStringLiteral("pipelinePlot"));
     QCPAxisRect* lossRect = p->axisRect();
-    diffRect_ = new QCPAxisRect(p);
-    diffRect_->setObjectName(QStringLiteral("pipelineDifferenceRect"));
-    p->plotLayout()->addElement(p->plotLayout()->rowCount(), 0, diffRect_);
+    diffRect_ = items::rectBelow(p, QStringLiteral("pipelineDifferenceRect"));
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     caption_ = new QCPTextElement(p, explanation(), small);

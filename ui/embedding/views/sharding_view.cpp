@@ -7,6 +7,7 @@
 
 #include "ui/embedding/views/embedding_text.h"
 #include "ui/plot/plot_items.h"
+#include "ui/views/readout_parts.h"
 
 namespace qs::ui {
 
@@ -233,16 +234,10 @@ void ShardingView::setReport(const qs::embedding::ShardingReport& r) {
 PlotFrame::Readout ShardingView::readoutAt(const QPointF& pixel) const {
     Readout out;
     if (!report_ || report_->hosts.empty()) return out;
-    QCPAxisRect* rect = plot()->axisRectAt(pixel);
-    if (!rect) return out;
-    QCPAxis* kx = rect->axis(QCPAxis::atBottom);
-    const long h = std::lround(kx->pixelToCoord(pixel.x()));
-    if (h < 0 || h >= static_cast<long>(report_->hosts.size())) return out;
+    QCPAxisRect* rect = nullptr;
+    const long h = indexReadout(plot(), pixel, report_->hosts.size(), out, rect);
+    if (h < 0) return out;
     const auto& host = report_->hosts[static_cast<size_t>(h)];
-    out.valid = true;
-    out.xAxis = kx;
-    out.yAxis = rect->axis(QCPAxis::atLeft);
-    out.x = static_cast<double>(h);
     if (rect == bytesRect_)
         out.y = static_cast<double>(host.bytes_float32) / byteUnit_;
     else if (rect == trafficRect_)
