@@ -276,18 +276,13 @@ Result<PyValue> makeOptimizationParameters(std::string_view name, const Kwargs& 
         if (!in.arg("use_gradient_accumulation").truthy() && !in.arg("lazy_adam").truthy())
             return valueError("When disabling Lazy Adam, gradient accumulation must be used.", "lazy_adam");
     } else if (name == "FtrlParameters") {
-        const PyValue& power = in.arg("learning_rate_power");
-        if (auto st = failIf(in, "learning_rate_power", ">", PyValue(0.0),
-                             "learning_rate_power must be less than or equal to 0. got " +
-                                 power.pyStr() + ".");
-            !st)
-            return st.error();
-        const PyValue& init = in.arg("initial_accumulator_value");
-        if (auto st = failIf(in, "initial_accumulator_value", "<", PyValue(0.0),
-                             "initial_accumulator_value must be greater than or equal to 0. got " +
-                                 init.pyStr() + ".");
-            !st)
-            return st.error();
+        // TF: "<argument> must be <relation> 0. got <value>." when `argument op 0` holds.
+        const auto signCheck = [&in](const char* argument, const char* op, const char* relation) {
+            return failIf(in, argument, op, PyValue(0.0),
+                          std::string(argument) + " must be " + relation + " 0. got " + in.arg(argument).pyStr() + ".");
+        };
+        if (auto st = signCheck("learning_rate_power", ">", "less than or equal to"); !st) return st.error();
+        if (auto st = signCheck("initial_accumulator_value", "<", "greater than or equal to"); !st) return st.error();
         for (std::string_view w : {"l1", "l2"}) {
             const std::string argument = std::string(w) + "_regularization_strength";
             if (auto st = failIf(in, argument, "<", PyValue(0.0), l12Message(w, in.arg(argument))); !st)

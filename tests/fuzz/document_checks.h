@@ -14,6 +14,16 @@ inline void checkRefusalExplained(const QString& error, const char* what) {
     if (error.isEmpty()) propertyFailed(std::string("a refused ") + what + " without a message");
 }
 
+// Opens the fuzz input as a document with `load` (path, error) -> optional document; a
+// refused file must say why (checkRefusalExplained). Returns what `load` returned.
+template <typename Load>
+auto loadExplained(const FuzzInputFile& file, Load load, const char* what) {
+    QString error;
+    auto document = load(file.path(), &error);
+    if (!document) checkRefusalExplained(error, what);
+    return document;
+}
+
 // What the user saved is what comes back: `saved` (the loaded document written as JSON)
 // loads again with `fromJson` and writes the same JSON with `toJson`.
 template <typename FromJson, typename ToJson>

@@ -5,8 +5,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const qs::fuzz::FuzzInputFile file(data, size, ".json");
-    QString error;
-    if (!qs::ui::loadLesson(QString::fromStdString(file.path()), &error))
-        qs::fuzz::checkRefusalExplained(error, "lesson");
+    (void)qs::fuzz::loadExplained(
+        file, [](const std::string& path, QString* error) { return qs::ui::loadLesson(QString::fromStdString(path), error); },
+        "lesson");
     return 0;
 }

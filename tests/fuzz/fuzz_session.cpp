@@ -5,12 +5,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const qs::fuzz::FuzzInputFile file(data, size, ".qscope");
-    QString error;
-    const auto session = qs::ui::loadSession(file.path(), &error);
-    if (!session) {
-        qs::fuzz::checkRefusalExplained(error, "session");
-        return 0;
-    }
+    const auto session = qs::fuzz::loadExplained(
+        file, [](const std::string& path, QString* error) { return qs::ui::loadSession(path, error); }, "session");
+    if (!session) return 0;
     qs::fuzz::checkSavesAndReloads(qs::ui::sessionToJson(*session), qs::ui::sessionFromJson,
                                    qs::ui::sessionToJson, "session");
     return 0;

@@ -11,12 +11,10 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const qs::fuzz::FuzzInputFile file(data, size, ".json");
-    QString error;
-    const auto doc = qs::ui::loadEmbeddingDocument(file.path(), &error);
-    if (!doc) {
-        qs::fuzz::checkRefusalExplained(error, "configuration");
-        return 0;
-    }
+    const auto doc = qs::fuzz::loadExplained(
+        file, [](const std::string& path, QString* error) { return qs::ui::loadEmbeddingDocument(path, error); },
+        "configuration");
+    if (!doc) return 0;
     (void)qs::ui::validateEmbeddingDocument(*doc);
     (void)qs::ui::embeddingPythonCode(*doc);
     for (size_t t = 0; t < doc->tables.size(); ++t) (void)qs::ui::workbenchTableInputs(*doc, static_cast<int>(t));

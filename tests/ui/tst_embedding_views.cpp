@@ -85,21 +85,29 @@ std::vector<emb::RangeSuggestion> suggestions() {
             {"MSE-optimal", -1.0, 1.25, 0.0025, 27.125, 0.01}};
 }
 
-// Rows 10..12, dim 4: float = r + c/4, quantized rounds to 0.5, error the difference.
-emb::TableWindow window() {
+// A window of `rows` x `dim` starting at `firstRow`: float value f(r, c), its quantized
+// value quantize(f), the error their difference.
+template <typename Value, typename Quantize>
+emb::TableWindow tableWindow(int64_t firstRow, int rows, int dim, Value f, Quantize quantize) {
     emb::TableWindow w;
-    w.first_row = 10;
-    w.rows = 3;
-    w.dim = 4;
-    for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 4; ++c) {
-            const float f = static_cast<float>(r) + 0.25f * static_cast<float>(c) - 1.0f;
-            const float q = std::floor(f * 2.0f + 0.5f) / 2.0f;
-            w.float_values.push_back(f);
+    w.first_row = firstRow;
+    w.rows = rows;
+    w.dim = dim;
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < dim; ++c) {
+            const float v = f(r, c), q = quantize(v);
+            w.float_values.push_back(v);
             w.quantized.push_back(q);
-            w.error.push_back(q - f);
+            w.error.push_back(q - v);
         }
     return w;
+}
+
+// Rows 10..12, dim 4: float = r + c/4 - 1, quantized rounds to 0.5, error the difference.
+emb::TableWindow window() {
+    return tableWindow(
+        10, 3, 4, [](int r, int c) { return static_cast<float>(r) + 0.25f * static_cast<float>(c) - 1.0f; },
+        [](float f) { return std::floor(f * 2.0f + 0.5f) / 2.0f; });
 }
 
 qs::analysis::ErrorStats stats(double mse, double maxAbs, double bias, double sqnr, double cosine, int64_t count) {
@@ -610,19 +618,15 @@ void TstEmbeddingViews::screenshots() {
     occ.setSuggestions({{"min-max", -0.4, 0.42, 0, 0, 0}, {"percentile 99.9", -0.3, 0.31, 0, 0, 0}});
     QVERIFY(occ.exporter().exportImage(dir + QStringLiteral("/occupancy.png"), 900, 520));
 
-    emb::TableWindow w;
-    w.first_row = 100;
-    w.rows = 32;
-    w.dim = 48;
-    for (int r = 0; r < 32; ++r)
-        for (int c = 0; c < 48; ++c) {
-            const float f = 0.2f * std::sin(0.3f * static_cast<float>(r) + 0.17f * static_cast<float>(c * c % 37));
+    const emb::TableWindow w = tableWindow(
+        100, 32, 48,
+        [](int r, int c) {
+            return 0.2f * std::sin(0.3f * static_cast<float>(r) + 0.17f * static_cast<float>(c * c % 37));
+        },
+        [](float f) {
             const float quantum = 0.5f / 15.0f;
-            const float q = std::floor((std::clamp(f, -0.25f, 0.25f) + 0.25f) / quantum + 0.5f) * quantum - 0.25f;
-            w.float_values.push_back(f);
-            w.quantized.push_back(q);
-            w.error.push_back(q - f);
-        }
+            return std::floor((std::clamp(f, -0.25f, 0.25f) + 0.25f) / quantum + 0.5f) * quantum - 0.25f;
+        });
     HeatMapView map;
     map.resize(900, 520);
     map.setWindow(w);

@@ -1,5 +1,5 @@
 // The explorer's controller with no widget at all (a QCoreApplication; the test links only the
-// widget-free qs_documents library): the model's edits reach the compute service and the
+// widget-free qs_model library): the model's edits reach the compute service and the
 // result comes back, the newest request wins and an older result is marked stale, a range
 // drag is one undo step, the mode-cycling rule, errors reach the user with TF's words while
 // the last valid result stays, a broken data file keeps the previous data, "range from data",

@@ -117,6 +117,35 @@ inline QCPAxisRect* rectBelow(QCustomPlot* plot, const QString& name) {
     return rect;
 }
 
+// A line graph named for tests (`objectName`) and for the legend (`legendName`).
+inline QCPGraph* graph(QCustomPlot* plot, QCPAxis* x, QCPAxis* y, const QString& objectName,
+                       const QString& legendName) {
+    QCPGraph* g = plot->addGraph(x, y);
+    g->setObjectName(objectName);
+    g->setName(legendName);
+    return g;
+}
+
+// A graph of unconnected points (markers, or the anchor of error bars) named for tests; out
+// of the legend unless `inLegend`.
+inline QCPGraph* pointGraph(QCustomPlot* plot, QCPAxis* x, QCPAxis* y, const QString& objectName, bool inLegend) {
+    QCPGraph* g = plot->addGraph(x, y);
+    g->setObjectName(objectName);
+    g->setLineStyle(QCPGraph::lsNone);
+    if (!inLegend) g->removeFromLegend();
+    return g;
+}
+
+// Bars drawn side by side in one group, each `width` wide.
+inline QCPBarsGroup* groupBars(QCustomPlot* plot, std::initializer_list<QCPBars*> members, double width) {
+    auto* group = new QCPBarsGroup(plot);
+    for (QCPBars* b : members) {
+        b->setWidth(width);
+        b->setBarsGroup(group);
+    }
+    return group;
+}
+
 // A legend-only graph (no data) that names items drawn as QCPItems.
 inline QCPGraph* legendEntry(QCustomPlot* plot, QCPAxis* x, QCPAxis* y, const QString& name) {
     QCPGraph* g = plot->addGraph(x, y);

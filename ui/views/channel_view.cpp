@@ -76,10 +76,7 @@ ChannelView::ChannelView(QWidget* parent) : ResultPlot(parent) {
     }
     band_->setLayer(QStringLiteral("grid"));
 
-    dataMid_ = p->addGraph(x, y);
-    dataMid_->setObjectName(QStringLiteral("dataMid"));
-    dataMid_->setLineStyle(QCPGraph::lsNone);
-    dataMid_->removeFromLegend();
+    dataMid_ = items::pointGraph(p, x, y, QStringLiteral("dataMid"), false);
     dataRange_ = new QCPErrorBars(x, y);
     dataRange_->setObjectName(QStringLiteral("dataRange"));
     dataRange_->setName(tr("data min … max"));
@@ -87,21 +84,10 @@ ChannelView::ChannelView(QWidget* parent) : ResultPlot(parent) {
     dataRange_->setErrorType(QCPErrorBars::etValueError);
     dataRange_->setWhiskerWidth(7);
     dataRange_->setSymbolGap(0);
-    dataMin_ = p->addGraph(x, y);
-    dataMin_->setObjectName(QStringLiteral("dataMin"));
-    dataMin_->setLineStyle(QCPGraph::lsNone);
-    dataMin_->removeFromLegend();
-    dataMax_ = p->addGraph(x, y);
-    dataMax_->setObjectName(QStringLiteral("dataMax"));
-    dataMax_->setLineStyle(QCPGraph::lsNone);
-    dataMax_->removeFromLegend();
-    outMin_ = p->addGraph(x, y);
-    outMin_->setObjectName(QStringLiteral("outputMin"));
-    outMin_->setLineStyle(QCPGraph::lsNone);
-    outMax_ = p->addGraph(x, y);
-    outMax_->setObjectName(QStringLiteral("outputMax"));
-    outMax_->setLineStyle(QCPGraph::lsNone);
-    outMax_->removeFromLegend();
+    dataMin_ = items::pointGraph(p, x, y, QStringLiteral("dataMin"), false);
+    dataMax_ = items::pointGraph(p, x, y, QStringLiteral("dataMax"), false);
+    outMin_ = items::pointGraph(p, x, y, QStringLiteral("outputMin"), true);
+    outMax_ = items::pointGraph(p, x, y, QStringLiteral("outputMax"), false);
 
     scale_ = new QCPBars(sx, sy);
     scale_->setObjectName(QStringLiteral("channelScale"));

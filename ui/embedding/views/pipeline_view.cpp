@@ -58,18 +58,10 @@ PipelineView::PipelineView(QWidget* parent) : PlotFrame(parent) {
     // First: drawn under the loss lines.
     stale_ = items::bars(x, y2, QStringLiteral("staleActivationBars"), tr("stale activations (right axis)"));
     stale_->setWidth(0.6);
-    sequential_ = p->addGraph(x, y);
-    sequential_->setObjectName(QStringLiteral("lossSequential"));
-    sequential_->setName(tr("loss without pipelining"));
-    pipelined_ = p->addGraph(x, y);
-    pipelined_->setObjectName(QStringLiteral("lossPipelined"));
-    pipelined_->setName(tr("loss with pipelining"));
-    meanDiff_ = p->addGraph(dx, dy);
-    meanDiff_->setObjectName(QStringLiteral("meanAbsDifference"));
-    meanDiff_->setName(tr("mean |a_pipelined − a_sequential|"));
-    maxDiff_ = p->addGraph(dx, dy);
-    maxDiff_->setObjectName(QStringLiteral("maxAbsDifference"));
-    maxDiff_->setName(tr("max |a_pipelined − a_sequential|"));
+    sequential_ = items::graph(p, x, y, QStringLiteral("lossSequential"), tr("loss without pipelining"));
+    pipelined_ = items::graph(p, x, y, QStringLiteral("lossPipelined"), tr("loss with pipelining"));
+    meanDiff_ = items::graph(p, dx, dy, QStringLiteral("meanAbsDifference"), tr("mean |a_pipelined − a_sequential|"));
+    maxDiff_ = items::graph(p, dx, dy, QStringLiteral("maxAbsDifference"), tr("max |a_pipelined − a_sequential|"));
 
     showSmallLegend(3);
     restyle();

@@ -92,18 +92,10 @@ ShardingView::ShardingView(QWidget* parent) : PlotFrame(parent) {
     rows_->setWidth(0.7);
     f32_ = bars(bytesRect_, QStringLiteral("float32Bars"), tr("float32"));
     quant_ = bars(bytesRect_, QStringLiteral("quantizedBars"), tr("k-bit"));
-    bytesGroup_ = new QCPBarsGroup(p);
-    for (QCPBars* b : {f32_, quant_}) {
-        b->setWidth(0.38);
-        b->setBarsGroup(bytesGroup_);
-    }
+    bytesGroup_ = items::groupBars(p, {f32_, quant_}, 0.38);
     lookups_ = bars(trafficRect_, QStringLiteral("lookupBars"), tr("lookups (with repeats)"));
     unique_ = bars(trafficRect_, QStringLiteral("uniqueLookupBars"), tr("distinct ids"));
-    trafficGroup_ = new QCPBarsGroup(p);
-    for (QCPBars* b : {lookups_, unique_}) {
-        b->setWidth(0.38);
-        b->setBarsGroup(trafficGroup_);
-    }
+    trafficGroup_ = items::groupBars(p, {lookups_, unique_}, 0.38);
 
     // One legend per panel, inside its top-right corner.
     QFont legendFont = font();
