@@ -1,3 +1,5 @@
+// Over 500 lines on purpose: one program per CLI command; its cases share the process helper and
+// the recomputation.
 // quantscope-cli export: the built executable through QProcess, its CSVs checked row by row
 // against the core recomputed here (quantizeV2Value/dequantizeValue for QuantizeV2,
 // SliceQuantizer for QuantizeAndDequantize and TPU, computeExplorer for the histograms),

@@ -1,3 +1,5 @@
+// Over 500 lines on purpose: the three readers and the generators share the fixture writers and
+// one error table.
 // Data sources of the explorer: generators (determinism, statistics), the generator spec
 // syntax (parsing, canonical form, every error), and the file readers (.npy, CSV, .vec)
 // on fixture files written here byte by byte, including their errors and cancellation.

@@ -1,3 +1,5 @@
+// Over 500 lines on purpose: the workbench analyses share hand-computed tables and feature
+// fixtures.
 // The embedding workbench's analyses against hand-computed values: bucket occupancy, range
 // suggestions, one feature's lookup (quantize-then-combine vs combine-then-quantize), the
 // sharding report, the optimizers' sparse updates and the pipelining demonstration.

@@ -1,3 +1,4 @@
+// Over 500 lines on purpose: initializers, id batches and storage export share the table fixtures.
 // Data of the embedding workbench: table initializers (statistics, truncation, determinism
 // across thread counts, cancel, errors), lookup id batches (spec syntax, uniform and Zipf
 // frequencies, weights, steps, CSV reading with its errors) and the storage quantization

@@ -1,3 +1,5 @@
+// Over 500 lines on purpose: the TPU ops' cases share their float32 hand computations and the
+// vectors file.
 // TPU embedding: simulated quantization (formula, repr, errors), optimizer clipvalue,
 // div/mod sharding, embedding lookups with combiners, and the CLI evaluators against
 // tests/data/tpu_simulated_quantization.json. Expected float32 values were computed by

@@ -1,3 +1,5 @@
+// Over 500 lines on purpose: the document, its checks and the editor share one set of documents
+// and typing helpers.
 // The embedding workbench's configuration layer: the document's JSON (round trip, error
 // paths, versions), TF's checks mapped to fields, "Copy as TensorFlow code", the model's
 // undo, and the editor driven by keystrokes (errors appear and disappear live).

@@ -1,3 +1,4 @@
+// Over 500 lines on purpose: the workbench views share their hand-made result builders.
 // The embedding workbench's views fed hand-made result structs (no core computation): each
 // draws exactly the numbers it is given (bar values, colour-map cells per layer, table
 // cells), writes captions that count what matters (clipped mass, empty buckets, imbalance),

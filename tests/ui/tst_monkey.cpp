@@ -1,3 +1,5 @@
+// Over 500 lines on purpose: one action list and one set of checks after every action; splitting
+// them apart would hide which checks run after which action.
 // A GUI monkey: the explorer (MainWindow) and the TPU embedding workbench driven by a long
 // seeded sequence of random user actions — typing into every spin box and line edit,
 // every combo box and button, drags / wheel / double-clicks on every plot (the range

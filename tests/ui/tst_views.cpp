@@ -1,3 +1,4 @@
+// Over 500 lines on purpose: the four explorer views share one computed result and its fixture.
 // The explorer's views given real results (core computeExplorer on generated data): each
 // draws exactly what the result holds, the plot interactions (legend toggle, reset view,
 // range-handle drag) behave, themes and the stale state recolour, and every export writes
