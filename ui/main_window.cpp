@@ -323,10 +323,14 @@ void MainWindow::applyTheme(bool dark) {
 
 WorkbenchWindow* MainWindow::showWorkbench() {
     if (!workbench_) {
-        // The workbench's document lives as long as its window.
-        auto* model = new EmbeddingModel;
-        workbench_ = new WorkbenchWindow(model, this);
-        model->setParent(workbench_);
+        EmbeddingModel* model = workbenchModel_;
+        if (!model) {  // no model from the app (tests): one that lives as long as the window
+            model = new EmbeddingModel;
+            workbench_ = new WorkbenchWindow(model, this);
+            model->setParent(workbench_);
+        } else {
+            workbench_ = new WorkbenchWindow(model, this);
+        }
     }
     workbench_->show();
     workbench_->raise();

@@ -31,6 +31,7 @@ class HistogramView;
 class ParameterPanel;
 class PlotFrame;
 class PresentationMode;
+class EmbeddingModel;
 class WorkbenchWindow;
 class StatsPanel;
 class TransferView;
@@ -70,8 +71,11 @@ public:
     bool resultIsStale() const { return controller_->resultIsStale(); }
     PlotFrame* currentPlot() const;
     PresentationMode* presentationMode() const { return presentation_; }
-    // The TPU embedding workbench (created on first use, then shown and raised).
+    // The TPU embedding workbench (created on first use, then shown and raised) and the
+    // document it opens on, created by the app; it must outlive this window. Without one the
+    // workbench window makes its own.
     WorkbenchWindow* showWorkbench();
+    void setWorkbenchModel(EmbeddingModel* model) { workbenchModel_ = model; }
     AnalysisTabs* analysisTabs() const { return analysis_; }
     LessonController* lessons() const { return lessons_; }
     FrameworkView* frameworkView() const { return frameworkView_; }
@@ -116,7 +120,8 @@ private:
     ChannelView* channelView_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     PresentationMode* presentation_ = nullptr;
-    WorkbenchWindow* workbench_ = nullptr;
+    QPointer<WorkbenchWindow> workbench_;  // null again if the window is deleted
+    EmbeddingModel* workbenchModel_ = nullptr;
     AnalysisTabs* analysis_ = nullptr;
     LessonController* lessons_ = nullptr;
     FrameworkView* frameworkView_ = nullptr;

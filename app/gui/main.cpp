@@ -14,6 +14,7 @@
 #include <QTimer>
 
 #include "app/gui/heap_tuning.h"
+#include "ui/embedding/embedding_model.h"
 #include "ui/embedding/workbench_controller.h"
 #include "ui/embedding/workbench_window.h"
 #include "ui/analysis/analysis_tabs.h"
@@ -85,8 +86,12 @@ int main(int argc, char* argv[]) {
     parser.addOptions({fresh, tab, screenshot, presentation, lesson, workbench, workbenchTab});
     parser.process(app);
 
+    // The app owns both documents: the explorer's and the workbench's (the workbench window
+    // opens on it when first shown).
     qs::ui::ExplorerModel model;
+    qs::ui::EmbeddingModel workbenchModel;
     qs::ui::MainWindow window(&model);
+    window.setWorkbenchModel(&workbenchModel);
     const QStringList positional = parser.positionalArguments();
     if (!positional.isEmpty()) {
         QString error;

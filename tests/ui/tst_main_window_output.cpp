@@ -1,8 +1,11 @@
 // What the explorer window puts out (fixture: explorer_window_test.h): every view exported as
 // PNG, SVG, PDF and CSV (the CSV against the plotted data and the core), the statistics CSV,
-// presentation mode and the dark theme.
+// presentation mode, the dark theme, and the workbench window it opens.
 #include "tests/ui/explorer_window_test.h"
 #include "tests/ui/table_text.h"
+#include "ui/embedding/embedding_model.h"
+#include "ui/embedding/workbench_controller.h"
+#include "ui/embedding/workbench_window.h"
 
 class TstMainWindowOutput : public ExplorerWindowTest {
     Q_OBJECT
@@ -13,7 +16,21 @@ private slots:
     void statisticsCsv();
     void presentationMode();
     void darkTheme();
+    void workbenchOpensOnTheAppsModel();
 };
+
+// The app creates the workbench's document and hands it over: the workbench window and its
+// controller work on that model, and edits through the window's model reach it.
+void TstMainWindowOutput::workbenchOpensOnTheAppsModel() {
+    qs::ui::EmbeddingModel document;
+    w_->setWorkbenchModel(&document);
+    qs::ui::WorkbenchWindow* bench = w_->showWorkbench();
+    QVERIFY(bench);
+    QCOMPARE(bench->model(), &document);
+    QCOMPARE(bench->controller()->model(), &document);
+    QCOMPARE(w_->showWorkbench(), bench);  // created once, then shown again
+    delete bench;                          // before `document` goes
+}
 
 void TstMainWindowOutput::exportEachView() {
     CHECK(useChannelData());
