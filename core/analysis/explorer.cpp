@@ -79,7 +79,15 @@ Result<ExplorerResult> computeExplorer(const QuantSpec& spec, const TensorRef<fl
     // statistics, and one pass for range/clipping/error values followed by the histograms.
     Result<ErrorStats> stats = ErrorStats{};
     std::vector<float> err(n);
-    auto statsPart = [&] { stats = errorStats(x, y); };
+    // It may run on a second thread, where an escaping exception would end the program:
+    // it becomes the result's error instead (the caller's job reports it).
+    auto statsPart = [&] {
+        try {
+            stats = errorStats(x, y);
+        } catch (const std::exception& e) {
+            stats = Result<ErrorStats>(Error{"ResourceExhausted", e.what()});
+        }
+    };
     auto histogramPart = [&]() -> Status {
         float lo = std::numeric_limits<float>::infinity(), hi = -lo;
         for (int64_t b = 0; b < l.blocks(); ++b) {
@@ -128,9 +136,10 @@ Result<ExplorerResult> computeExplorer(const QuantSpec& spec, const TensorRef<fl
         // The second thread is one of the process's workers, when one is free.
         const BudgetLease second(ThreadBudget::process(), options.exec.threads > 1 ? 1 : 0);
         if (second.workers() > 0) {
-            std::thread other(statsPart);
+            // A jthread joins even when histogramPart throws (a bare std::thread would end
+            // the program), before the lease is given back.
+            const std::jthread other(statsPart);
             histOk = histogramPart();
-            other.join();
         } else {
             statsPart();
             histOk = histogramPart();

@@ -42,6 +42,7 @@ private slots:
     void applySuggestionIsOneUndoStep();
     void pipelineDemoUsesTheFirstRowsOfABigTable();
     void storageExport();
+    void cancellingAQueuedLoadReportsIt();
 
 private:
     // Waits until both analyses of the current inputs are shown.
@@ -302,6 +303,18 @@ void TstWorkbenchController::storageExport() {
     QTRY_VERIFY_WITH_TIMEOUT(status.count() == 4, 60000);
     QVERIFY(!status.last().at(0).toString().startsWith(QStringLiteral("Exported")));
 
+    // Exports asked for while one runs all run, in order: none is dropped.
+    const QStringList many = {dir.filePath(QStringLiteral("a.npy")), dir.filePath(QStringLiteral("b.npy")),
+                              dir.filePath(QStringLiteral("c.npy")), dir.filePath(QStringLiteral("d.npy"))};
+    for (const QString& path : many) c_->exportStorage(path);
+    QTRY_VERIFY_WITH_TIMEOUT(status.count() == 4 + 2 * many.size(), 120000);
+    QStringList exported;
+    for (qsizetype i = 4; i < status.count(); ++i)
+        if (status.at(i).at(0).toString().startsWith(QStringLiteral("Exported ")))
+            exported << status.at(i).at(0).toString().section(QLatin1Char(' '), 1, 1);
+    QCOMPARE(exported, (QStringList{"a.npy", "b.npy", "c.npy", "d.npy"}));
+    for (const QString& path : many) QVERIFY2(QFile::exists(path), qPrintable(path));
+
     // No quantization_config: nothing to export.
     EmbeddingTable t = model_->document().tables[0];
     t.quantization.reset();
@@ -309,6 +322,26 @@ void TstWorkbenchController::storageExport() {
     QTRY_VERIFY(c_->tableInputs() && !c_->tableInputs()->quantization);
     c_->exportStorage(codes);
     QCOMPARE(status.last().at(0).toString(), QStringLiteral("Export needs a loaded table with a quantization_config."));
+}
+
+// A load waiting behind a running one, then Cancel: both report their cancel (the waiting
+// one never starts), so nobody waits for a table that will not come.
+void TstWorkbenchController::cancellingAQueuedLoadReportsIt() {
+    WorkbenchService service;
+    QSignalSpy cancelled(&service, &WorkbenchService::loadCancelled);
+    QSignalSpy loaded(&service, &WorkbenchService::tableLoaded);
+    const auto in = workbenchTableInputs(model_->document(), 0);
+    QVERIFY(in);
+    // Large enough to be still running when the second load and the cancel arrive.
+    const quint64 first = service.loadTable(in->source, 2'000'000, 128);
+    const quint64 second = service.loadTable(in->source, 2'000'000, 128);
+    service.cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(!service.loading(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(cancelled.count() >= 2, 10000);
+    QList<quint64> serials;
+    for (const auto& call : cancelled) serials << call.at(0).value<quint64>();
+    QVERIFY2(serials.contains(first) && serials.contains(second), qPrintable(QString::number(serials.size())));
+    QCOMPARE(loaded.count(), 0);
 }
 
 QTEST_MAIN(TstWorkbenchController)

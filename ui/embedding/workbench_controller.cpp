@@ -31,6 +31,13 @@ WorkbenchController::WorkbenchController(EmbeddingModel* model, QObject* parent)
     : QObject(parent), model_(model), service_(new WorkbenchService(this)), export_(tr("Export failed")) {
     connectService();
     connect(&export_, &JobRunner::failed, this, &WorkbenchController::statusMessage);
+    // The runner keeps one waiting job; further exports wait here, in the order asked.
+    connect(&export_, &JobRunner::idle, this, [this] {
+        if (exportQueue_.empty()) return;
+        JobRunner::Job next = std::move(exportQueue_.front());
+        exportQueue_.pop_front();
+        export_.submit(std::move(next));
+    });
     connect(model_, &EmbeddingModel::documentChanged, this, &WorkbenchController::scheduleRefresh);
     connect(model_, &EmbeddingModel::viewChanged, this, &WorkbenchController::scheduleRefresh);
     scheduleRefresh();
@@ -230,7 +237,8 @@ bool WorkbenchController::runPipelineDemo(int steps) {
 void WorkbenchController::cancelLoad() { service_->cancel(); }
 
 // The one job here that is not the service's: on its own JobRunner, one export at a time
-// (a second waits for the first), every outcome and exception reported in the status line.
+// (later ones wait, in order; every one asked for is written), every outcome and exception
+// reported in the status line.
 void WorkbenchController::exportStorage(const QString& codesPath) {
     if (!table_ || !inputs_ || !inputs_->quantization) {
         emit statusMessage(tr("Export needs a loaded table with a quantization_config."));
@@ -242,7 +250,7 @@ void WorkbenchController::exportStorage(const QString& codesPath) {
     const EmbeddingTablePtr table = table_;
     const qs::tpu::QuantizationConfig config = *inputs_->quantization;
     emit statusMessage(tr("Exporting the quantized table…"));
-    export_.submit([this, table, config, codesPath, params](const JobContext&) -> JobRunner::Delivery {
+    JobRunner::Job job = [this, table, config, codesPath, params](const JobContext&) -> JobRunner::Delivery {
         // An exception (e.g. bad_alloc on a huge table) becomes "Export failed: …" (failed()).
         auto r = qs::embedding::exportStorageQuantization(*table, config, nativePath(codesPath), nativePath(params),
                                                           qs::Exec::allCores());
@@ -253,7 +261,11 @@ void WorkbenchController::exportStorage(const QString& codesPath) {
                      .arg(r->saved_fraction * 100, 0, 'f', 1)
                      .arg(r->reconstruction.mse, 0, 'g', 4);
         return [this, outcome] { emit statusMessage(outcome); };
-    });
+    };
+    if (export_.busy())
+        exportQueue_.push_back(std::move(job));
+    else
+        export_.submit(std::move(job));
 }
 
 }  // namespace qs::ui

@@ -15,6 +15,8 @@
 // with no widget at all. Holds no maths (core/embedding does it).
 #pragma once
 
+#include <deque>
+
 #include <QObject>
 #include <QString>
 #include <optional>
@@ -102,6 +104,7 @@ private:
     EmbeddingModel* model_;
     WorkbenchService* service_;
     JobRunner export_;  // the storage exports
+    std::deque<JobRunner::Job> exportQueue_;  // exports asked for while export_ is busy
     bool refreshQueued_ = false;
     // False while the views are stale: an analysis still running for the previous inputs
     // must not un-grey them.

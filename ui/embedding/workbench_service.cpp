@@ -64,8 +64,12 @@ bool WorkbenchService::analyzing() const { return table_.busy() || feature_.busy
 bool WorkbenchService::demoRunning() const { return demo_.busy(); }
 
 void WorkbenchService::cancel() {
+    // A load waiting behind the running one never starts; it reports its cancel here, as the
+    // running one does when it stops, so whoever waits for it stops waiting.
+    const bool queued = load_.hasQueued();
     load_.dropQueued();
     load_.cancel();
+    if (queued) emit loadCancelled(newestLoad_);
 }
 
 void WorkbenchService::cancelPipelineDemo() {
@@ -76,6 +80,7 @@ void WorkbenchService::cancelPipelineDemo() {
 // A load or a demo makes the running one pointless (it is cancelled and reports so); an
 // analysis lets the running one finish, so a continuous drag still shows results.
 quint64 WorkbenchService::loadTable(const qs::embedding::TableSource& source, int64_t vocabulary_size, int64_t dim) {
+    newestLoad_ = nextSerial_;
     emit loadingStarted(nextSerial_);
     return submit<qs::tpu::RowMatrix>(
         load_, JobRunner::Running::Cancel,

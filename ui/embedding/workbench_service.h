@@ -87,6 +87,7 @@ private:
     // One lane per kind of work: each runs one job, with the newest request queued.
     JobRunner load_, table_, feature_, demo_;
     quint64 nextSerial_ = 1;
+    quint64 newestLoad_ = 0;  // the serial of the last loadTable (the queued one, if any)
 };
 
 }  // namespace qs::ui
