@@ -119,19 +119,20 @@ int ConfigEditor::featureIndex() const {
 }
 
 void ConfigEditor::connectObjects(const ObjectSection& section, int EmbeddingViewState::*selection,
-                                  int (EmbeddingModel::*add)(), void (EmbeddingModel::*remove)(int),
-                                  void (EmbeddingModel::*rename)(int, const QString&),
-                                  int (ConfigEditor::*index)() const) {
+                                  std::function<void()> add, std::function<void(int)> remove,
+                                  std::function<void(int, const QString&)> rename, std::function<int()> index) {
+    // Plain callables, not pointers to member functions: GCC's UBSan (the sanitizer run)
+    // misreads a member-function pointer called on a captured `this` as a null object.
     connect(section.list, &QListWidget::currentRowChanged, this, [this, selection](int r) {
         if (refreshing_ || r < 0) return;
         EmbeddingViewState v = model_->document().view;
         v.*selection = r;
         model_->setView(v);
     });
-    connect(section.add, &QPushButton::clicked, model_, [this, add] { (model_->*add)(); });
-    connect(section.remove, &QPushButton::clicked, this, [this, remove, index] { (model_->*remove)((this->*index)()); });
+    connect(section.add, &QPushButton::clicked, model_, [add] { add(); });
+    connect(section.remove, &QPushButton::clicked, this, [remove, index] { remove(index()); });
     connect(section.name, &QLineEdit::textEdited, this, [this, rename, index](const QString& name) {
-        if (!refreshing_) (model_->*rename)((this->*index)(), name);
+        if (!refreshing_) rename(index(), name);
     });
     connect(section.name, &QLineEdit::editingFinished, model_, &EmbeddingModel::endTyping);
 }

@@ -87,8 +87,8 @@ private:
     // selects that object (view.*selection), the others add, remove and rename the selected
     // one (`index`).
     void connectObjects(const editor::ObjectSection& section, int EmbeddingViewState::*selection,
-                        int (EmbeddingModel::*add)(), void (EmbeddingModel::*remove)(int),
-                        void (EmbeddingModel::*rename)(int, const QString&), int (ConfigEditor::*index)() const);
+                        std::function<void()> add, std::function<void(int)> remove,
+                        std::function<void(int, const QString&)> rename, std::function<int()> index);
     bool reportFileOutcome(bool ok, const QString& done, const QString& why, QString* error);
     int tableIndex() const;
     int featureIndex() const;

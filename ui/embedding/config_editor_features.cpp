@@ -57,8 +57,9 @@ QWidget* ConfigEditor::buildFeatures() {
         editor::addFileRow(form, tr("ids CSV"), QStringLiteral("featureIdsFile"), tr("none: generated ids"));
     featureIdsFile_ = idsFile.edit;
 
-    connectObjects(objects, &EmbeddingViewState::feature, &EmbeddingModel::addFeature, &EmbeddingModel::removeFeature,
-                   &EmbeddingModel::renameFeature, &ConfigEditor::featureIndex);
+    connectObjects(
+        objects, &EmbeddingViewState::feature, [this] { model_->addFeature(); }, [this](int i) { model_->removeFeature(i); },
+        [this](int i, const QString& name) { model_->renameFeature(i, name); }, [this] { return featureIndex(); });
     connect(featureTable_, &QComboBox::currentIndexChanged, this, [this](int index) {
         editFeature([&](EmbeddingFeature& f) { f.table = index - 1; }, tr("Change feature table"));
     });

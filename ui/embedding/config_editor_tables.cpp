@@ -124,8 +124,9 @@ QWidget* ConfigEditor::buildTables() {
                                         tr("none: values from the initializer"));
     tableDataFile_ = dataFile.edit;
 
-    connectObjects(objects, &EmbeddingViewState::table, &EmbeddingModel::addTable, &EmbeddingModel::removeTable,
-                   &EmbeddingModel::renameTable, &ConfigEditor::tableIndex);
+    connectObjects(
+        objects, &EmbeddingViewState::table, [this] { model_->addTable(); }, [this](int i) { model_->removeTable(i); },
+        [this](int i, const QString& name) { model_->renameTable(i, name); }, [this] { return tableIndex(); });
     connect(optimizerType_, &QComboBox::currentTextChanged, this, [this](const QString& type) {
         editTable([&](EmbeddingTable& t) { t.optimizer.type = type; }, tr("Change optimizer"));
     });
