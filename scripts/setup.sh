@@ -18,7 +18,11 @@ BUILD_DIR="$REPO_ROOT/build"
 SANITIZE_DIR="$REPO_ROOT/build-sanitize"
 APP="$BUILD_DIR/app/gui/quantscope"
 PACKAGES=(cmake g++ ninja-build qt6-base-dev qt6-svg-dev libqcustomplot-dev libeigen3-dev
-          xvfb xauth fonts-dejavu-core)
+          xvfb xauth fonts-dejavu-core
+          # model files: ONNX (protobuf), TFLite (flatbuffers), zip (.npz, .keras), Snappy
+          # (checkpoint indexes), JSON (safetensors headers)
+          libonnx-dev libprotobuf-dev protobuf-compiler libflatbuffers-dev libzip-dev
+          libsnappy-dev nlohmann-json3-dev pkgconf)
 # For scripts/fuzz.sh only: the libFuzzer targets are built with clang.
 FUZZ_PACKAGES=(clang libfuzzer-14-dev libclang-rt-14-dev)
 

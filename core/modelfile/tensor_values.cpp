@@ -1,0 +1,137 @@
+#include "core/modelfile/tensor_values.h"
+
+#include <bit>
+#include <cstring>
+
+namespace qs::modelfile {
+namespace {
+
+template <typename T>
+T readAt(const char* p, size_t i) {
+    T v;
+    std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+    return v;
+}
+
+// Stored element i as the integer it is (for quantized codes) — int64 holds all but the
+// top half of uint64, which only a hostile file would quantize.
+int64_t integerAt(DType t, const char* p, size_t i) {
+    switch (t) {
+    case DType::Int8: return readAt<int8_t>(p, i);
+    case DType::UInt8: return readAt<uint8_t>(p, i);
+    case DType::Bool: return readAt<uint8_t>(p, i) != 0;
+    case DType::Int16: return readAt<int16_t>(p, i);
+    case DType::UInt16: return readAt<uint16_t>(p, i);
+    case DType::Int32: return readAt<int32_t>(p, i);
+    case DType::UInt32: return readAt<uint32_t>(p, i);
+    case DType::Int64: return readAt<int64_t>(p, i);
+    case DType::UInt64: return static_cast<int64_t>(readAt<uint64_t>(p, i));
+    default: return 0;
+    }
+}
+
+float plainAt(DType t, const char* p, size_t i) {
+    switch (t) {
+    case DType::Float32: return readAt<float>(p, i);
+    case DType::Float16: return halfToFloat(readAt<uint16_t>(p, i));
+    case DType::BFloat16: return bfloat16ToFloat(readAt<uint16_t>(p, i));
+    case DType::Float64: return static_cast<float>(readAt<double>(p, i));
+    case DType::UInt64: return static_cast<float>(readAt<uint64_t>(p, i));
+    default: return static_cast<float>(integerAt(t, p, i));
+    }
+}
+
+std::string shortName(const std::string& path) {
+    const size_t slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+float halfToFloat(uint16_t h) {
+    const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+    const uint32_t exponent = (h >> 10) & 0x1Fu;
+    uint32_t mantissa = h & 0x3FFu;
+    uint32_t bits;
+    if (exponent == 0x1F) {
+        bits = sign | 0x7F800000u | (mantissa << 13);  // inf / nan (payload kept)
+    } else if (exponent != 0) {
+        bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+    } else if (mantissa == 0) {
+        bits = sign;
+    } else {  // subnormal half: normalise
+        int e = -1;
+        do {
+            ++e;
+            mantissa <<= 1;
+        } while ((mantissa & 0x400u) == 0);
+        bits = sign | (static_cast<uint32_t>(112 - e) << 23) | ((mantissa & 0x3FFu) << 13);
+    }
+    return std::bit_cast<float>(bits);
+}
+
+float bfloat16ToFloat(uint16_t b) { return std::bit_cast<float>(static_cast<uint32_t>(b) << 16); }
+
+Result<std::vector<float>> toFloat32(const TensorData& tensor) {
+    const TensorInfo& info = tensor.info;
+    const auto count = static_cast<size_t>(numElements(info.shape));
+    const char* p = tensor.bytes.data();
+    std::vector<float> out(count);
+    if (info.dtype == DType::Float32) {
+        if (count) std::memcpy(out.data(), p, count * sizeof(float));
+        return out;
+    }
+    if (!info.quantization || !isInteger(info.dtype)) {
+        for (size_t i = 0; i < count; ++i) out[i] = plainAt(info.dtype, p, i);
+        return out;
+    }
+    const StoredQuantization& q = *info.quantization;
+    const auto where = "tensor '" + info.name + "': ";
+    if (q.scale.empty()) return data::dataError(where + "stored quantization without a scale");
+    if (q.zero_point.size() != q.scale.size() && q.zero_point.size() > 1)
+        return data::dataError(where + std::to_string(q.scale.size()) + " scales but " +
+                               std::to_string(q.zero_point.size()) + " zero points");
+    SliceLayout layout = SliceLayout::perTensor(static_cast<int64_t>(count));
+    if (q.scale.size() > 1) {
+        if (q.axis < 0 || q.axis >= static_cast<int>(info.shape.size()))
+            return data::dataError(where + "quantization axis " + std::to_string(q.axis) + " is outside shape " +
+                                   shapeString(info.shape));
+        if (info.shape[static_cast<size_t>(q.axis)] != static_cast<int64_t>(q.scale.size()))
+            return data::dataError(where + std::to_string(q.scale.size()) + " scales for dimension " +
+                                   std::to_string(q.axis) + " of shape " + shapeString(info.shape));
+        layout = SliceLayout::along(info.shape, q.axis);
+    }
+    for (size_t i = 0; i < count; ++i) {
+        const size_t c = layout.post > 0 ? static_cast<size_t>(layout.sliceOf(static_cast<int64_t>(i))) : 0;
+        const int64_t zero = q.zero_point.empty() ? 0 : q.zero_point[q.zero_point.size() > 1 ? c : 0];
+        out[i] = static_cast<float>(integerAt(info.dtype, p, i) - zero) * q.scale[c];
+    }
+    return out;
+}
+
+Result<data::Dataset> toDataset(const ModelFile& model, size_t index) {
+    auto tensor = model.load(index);
+    if (!tensor) return tensor.error();
+    auto values = toFloat32(*tensor);
+    if (!values) return data::dataError(model.label() + ": " + values.error().message);
+    data::Dataset set;
+    set.values = std::move(values).value();
+    set.shape = tensor->info.shape;
+    set.label = shortName(model.label()) + " \u203a " + tensor->info.name;
+    return set;
+}
+
+int channelAxis(std::string_view format, const TensorInfo& info) {
+    const int rank = static_cast<int>(info.shape.size());
+    if (info.quantization && info.quantization->perChannel()) return info.quantization->axis;
+    if (rank < 2) return -1;
+    if (info.channel_axis && *info.channel_axis >= 0 && *info.channel_axis < rank) return *info.channel_axis;
+    if (format == "tflite") {
+        const bool depthwise = rank == 4 && info.shape[0] == 1;  // [1, H, W, C·multiplier]
+        return depthwise ? 3 : 0;
+    }
+    if (format == "onnx") return 0;
+    return rank - 1;
+}
+
+}  // namespace qs::modelfile
