@@ -11,6 +11,9 @@
 #include "ui/model/explorer_controller.h"
 
 class QDockWidget;
+class QDragEnterEvent;
+class QDropEvent;
+class QMimeData;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -37,6 +40,9 @@ class StatsPanel;
 class TransferView;
 struct Session;
 
+class ModelDock;
+class ModelFileController;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -54,6 +60,20 @@ public:
     static QString lastSessionPath();
 
     ExplorerController* controller() const { return controller_; }
+
+    // Model files (the Model dock): opens `path` (a model file or a SavedModel folder) off
+    // the UI thread; the dock lists its tensors when it is open, a failure goes to a message
+    // box (interactive) and the status bar. `tensor`, when given, is then explored.
+    void openModel(const QString& path, const QString& tensor = {});
+    ModelFileController* modelFiles() const { return modelFiles_; }
+    ModelDock* modelDock() const { return modelDock_; }
+    QDockWidget* modelDockWidget() const { return modelDockWidget_; }
+    // The folders and files a drop would open (models, sessions, data files); empty when the
+    // drop holds nothing this window opens.
+    static QStringList droppableFiles(const QMimeData* mime);
+    // Opens a 2-D tensor of the open model as a new table of the TPU embedding workbench
+    // (written as float32 .npy to the cache folder, which the table reads).
+    void openTensorInWorkbench(const QString& tensor);
 
     // For tests and the GUI benchmark.
     TransferView* transferView() const { return transferView_; }
@@ -86,6 +106,8 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void createDocks();
@@ -104,6 +126,12 @@ private:
     void saveSession();
     void saveSessionAsDialog();
     void openDataFileDialog();
+    void openModelDialog();
+    void openSavedModelDialog();
+    void addRecentModel(const QString& path);
+    void refreshRecentModelsMenu();
+    void connectModelFiles();
+    void addWorkbenchTable(const QString& tensor, const QString& npyPath);
     void exportStatsDialog();
     void about();
 
@@ -119,6 +147,12 @@ private:
     ErrorHistogramView* errorView_ = nullptr;
     ChannelView* channelView_ = nullptr;
     QMenu* recentMenu_ = nullptr;
+    QMenu* recentModelsMenu_ = nullptr;
+    ModelFileController* modelFiles_ = nullptr;
+    ModelDock* modelDock_ = nullptr;
+    QDockWidget* modelDockWidget_ = nullptr;
+    QString tensorAfterOpen_;  // openModel's tensor, explored once the model is open
+    bool modelOpenAsked_ = false;  // the open was the user's: a failure gets a message box
     PresentationMode* presentation_ = nullptr;
     QPointer<WorkbenchWindow> workbench_;  // null again if the window is deleted
     EmbeddingModel* workbenchModel_ = nullptr;

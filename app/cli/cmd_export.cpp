@@ -195,6 +195,10 @@ int runExport(const std::vector<std::string>& args) {
         dataset = data::loadDataFile(value("--data"));
     } else if (a.has("--generate")) {
         generator = value("--generate");
+    } else if (session && session->data.isModelTensor()) {  // the window's loader, one copy
+        auto loaded = ui::DataService::loadNow(session->data);
+        if (loaded) dataset = **loaded;
+        else dataset = loaded.error();
     } else if (session && session->data.isFile()) {
         dataset = data::loadDataFile(ui::nativePath(session->data.path));
     } else {

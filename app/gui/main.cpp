@@ -21,6 +21,8 @@
 #include "ui/compute/data_service.h"
 #include "ui/lessons/lesson_controller.h"
 #include "ui/main_window.h"
+#include "ui/modelfile/model_file_controller.h"
+#include "ui/modelfile/tensor_text.h"
 #include "ui/presentation_mode.h"
 #include "ui/model/explorer_model.h"
 #include "ui/model/native_file.h"
@@ -53,8 +55,10 @@ int main(int argc, char* argv[]) {
         QStringLiteral("Explore TensorFlow's quantization ops, computed bit for bit."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("session"),
-                                 QStringLiteral("A .qscope session to open (optional)."));
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QStringLiteral("A .qscope session to open, or a model file (.onnx, .tflite, "
+                                                ".safetensors, .h5, .keras, .npz, a checkpoint's .index or a "
+                                                "SavedModel folder) to list in the Model dock (optional)."));
     const QCommandLineOption fresh(QStringLiteral("fresh"),
                                    QStringLiteral("Start with the defaults instead of "
                                                   "restoring the last session."));
@@ -83,7 +87,10 @@ int main(int argc, char* argv[]) {
     const QCommandLineOption lesson(QStringLiteral("lesson"),
                                     QStringLiteral("Open the guided lesson <id> (e.g. scaled-bound)."),
                                     QStringLiteral("id"));
-    parser.addOptions({fresh, tab, screenshot, presentation, lesson, workbench, workbenchTab});
+    const QCommandLineOption tensor(QStringLiteral("tensor"),
+                                    QStringLiteral("With a model file: explore its tensor <name>."),
+                                    QStringLiteral("name"));
+    parser.addOptions({fresh, tab, screenshot, presentation, lesson, workbench, workbenchTab, tensor});
     parser.process(app);
 
     // The app owns both documents: the explorer's and the workbench's (the workbench window
@@ -93,7 +100,14 @@ int main(int argc, char* argv[]) {
     qs::ui::MainWindow window(&model);
     window.setWorkbenchModel(&workbenchModel);
     const QStringList positional = parser.positionalArguments();
-    if (!positional.isEmpty()) {
+    const bool modelArgument = !positional.isEmpty() && qs::ui::isModelFilePath(positional.first()) &&
+                               !positional.first().endsWith(QStringLiteral(".qscope"));
+    if (modelArgument) {
+        // A model opens on the last session's settings (or the defaults); its tensor, if
+        // named, becomes the data.
+        if (!parser.isSet(fresh) && !parser.isSet(screenshot)) window.restoreLastSession();
+        window.openModel(positional.first(), parser.value(tensor));
+    } else if (!positional.isEmpty()) {
         QString error;
         if (!window.openSession(positional.first(), &error))
             std::fprintf(stderr, "quantscope: %s\n", qPrintable(error));
@@ -164,7 +178,7 @@ int main(int argc, char* argv[]) {
         settle->setInterval(100);
         QObject::connect(settle, &QTimer::timeout, &window, [&window, settle, grab, analysisPending] {
             if (window.lessons()->checkBusy() || window.frameworkView()->busy() ||
-                window.dataService()->loading() || *analysisPending)
+                window.dataService()->loading() || window.modelFiles()->opening() || *analysisPending)
                 return;
             settle->stop();
             QTimer::singleShot(400, &window, grab);

@@ -8,6 +8,7 @@
 
 #include "core/data/generator_spec.h"
 #include "core/data/load_file.h"
+#include "ui/compute/data_service.h"
 #include "ui/lessons/lesson_file.h"
 
 using namespace qs::ui;
@@ -17,7 +18,11 @@ namespace {
 const QString kLessonDir = QStringLiteral(QS_SOURCE_DIR "/resources/lessons");
 
 qs::Result<qs::data::Dataset> lessonData(const Lesson& l) {
-    if (l.data.isFile()) return qs::data::loadDataFile(l.data.path.toStdString());
+    if (l.data.isFile()) {  // a data file or a model's tensor, loaded as the window loads it
+        auto d = DataService::loadNow(l.data);
+        if (!d) return d.error();
+        return **d;
+    }
     auto g = qs::data::parseGeneratorSpec(l.data.generator.toStdString());
     if (!g) return g.error();
     return qs::data::generate(*g);

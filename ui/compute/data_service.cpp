@@ -4,6 +4,7 @@
 
 #include "core/data/generator_spec.h"
 #include "core/data/load_file.h"
+#include "core/modelfile/tensor_values.h"
 #include "ui/model/native_file.h"
 
 namespace qs::ui {
@@ -17,6 +18,19 @@ DataService::~DataService() = default;  // the runner cancels and waits
 
 qs::Result<DatasetPtr> DataService::loadNow(const DataSource& source,
                                             const std::function<bool(double)>& progress) {
+    if (source.isModelTensor()) {
+        // Opening reads only the headers; the tensor's bytes are mapped or decoded on demand.
+        auto model = qs::modelfile::openModel(nativePath(source.path));
+        if (!model) return model.error();
+        const int64_t index = (*model)->find(source.tensor.toStdString());
+        if (index < 0)
+            return qs::data::dataError(QStringLiteral("%1: no tensor '%2'")
+                                           .arg(QString::fromStdString((*model)->label()), source.tensor)
+                                           .toStdString());
+        auto d = qs::modelfile::toDataset(**model, static_cast<size_t>(index));
+        if (!d) return d.error();
+        return DatasetPtr(std::make_shared<const qs::data::Dataset>(std::move(d).value()));
+    }
     if (source.isFile()) {
         qs::data::LoadOptions options;
         options.progress = progress;
@@ -32,7 +46,9 @@ qs::Result<DatasetPtr> DataService::loadNow(const DataSource& source,
 }
 
 void DataService::load(const DataSource& source) {
-    emit loadingStarted(source.isFile() ? QFileInfo(source.path).fileName() : source.generator);
+    emit loadingStarted(source.isModelTensor()
+                            ? QStringLiteral("%1 › %2").arg(QFileInfo(source.path).fileName(), source.tensor)
+                            : source.isFile() ? QFileInfo(source.path).fileName() : source.generator);
     runner_.submit(
         [this, source](const JobContext& context) -> JobRunner::Delivery {
             auto d = loadNow(source, context.progressCallback());

@@ -85,8 +85,16 @@ std::optional<Lesson> lessonFromJson(const QJsonObject& json, const QString& dir
             return fail(QStringLiteral("data.generator: must be a string"));
         if (d.contains("file") && !d.value("file").isString())
             return fail(QStringLiteral("data.file: must be a string"));
+        for (const char* key : {"model", "tensor"})
+            if (d.contains(QLatin1String(key)) && !d.value(QLatin1String(key)).isString())
+                return fail(QStringLiteral("data.%1: must be a string").arg(QLatin1String(key)));
+        if (d.contains("model") != d.contains("tensor"))
+            return fail(QStringLiteral("data: \"model\" and \"tensor\" go together (a tensor of a model file)"));
+        if (d.contains("model") && d.contains("file"))
+            return fail(QStringLiteral("data: either \"file\" or \"model\", not both"));
         if (d.contains("generator")) l.data.generator = d.value("generator").toString();
-        l.data.path = d.value("file").toString();
+        l.data.path = d.contains("model") ? d.value("model").toString() : d.value("file").toString();
+        l.data.tensor = d.value("tensor").toString();
         if (l.data.isFile() && QFileInfo(l.data.path).isRelative() && !dir.isEmpty())
             l.data.path = QDir(dir).filePath(l.data.path);
     } else {

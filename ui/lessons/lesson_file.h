@@ -4,10 +4,11 @@
 //   {"format": "quantscope-lesson", "version": 1, "id": "tie-bias", "title": "…", "order": 9,
 //    "explanation": "<p>simple HTML</p>",
 //    "spec": { …the keys of a session's "parameters"… },
-//    "data": "uniform:n=1000000,seed=1"  or  {"generator": "…", "file": "../data/x.npy"},
+//    "data": "uniform:n=1000000,seed=1"  or  {"generator": "…", "file": "../data/x.npy"}
+//            or  {"model": "../models/m.tflite", "tensor": "NAME"} (a model file's tensor),
 //    "check": {"kind": "tie_bias", "tolerance": 0.01, "relative": false,
 //              "comparison": "near" | "at_least", …numeric parameters of the kind…}}
-// A relative data file is relative to the lesson file.
+// A relative data or model file is relative to the lesson file.
 #pragma once
 
 #include <QList>

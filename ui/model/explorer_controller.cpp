@@ -1,6 +1,7 @@
 #include "ui/model/explorer_controller.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "ui/analysis/analysis_service.h"
 #include "ui/compute/data_service.h"
@@ -20,9 +21,17 @@ ExplorerController::ExplorerController(ExplorerModel* model, QObject* parent)
     connect(model_, &ExplorerModel::dataSourceChanged, this, [this] { data_->load(model_->dataSource()); });
     connect(model_, &ExplorerModel::viewStateChanged, this, &ExplorerController::onViewStateChanged);
     connect(data_, &DataService::loaded, this, [this] {
+        computeDeferred_ = false;
         compute_->cancelRunning();  // its data is gone
         requestCompute();
     });
+    // A spec edited together with the data (a model tensor and its axis) waits for that data;
+    // when the load fails or is cancelled the old data stays, and the spec runs on it.
+    const auto computeDeferred = [this] {
+        if (std::exchange(computeDeferred_, false)) requestCompute();
+    };
+    connect(data_, &DataService::failed, this, computeDeferred);
+    connect(data_, &DataService::cancelled, this, computeDeferred);
     connect(compute_, &ComputeService::resultReady, this, &ExplorerController::showResult);
     connect(compute_, &ComputeService::failed, this, [this](const QString& kind, const QString& message) {
         stale_ = true;  // the last valid result stays on show, behind the model
@@ -37,6 +46,11 @@ void ExplorerController::start() { data_->load(model_->dataSource()); }
 void ExplorerController::requestCompute() {
     DatasetPtr data = data_->dataset();
     if (!data) return;  // the first load will ask again
+    if (data_->loading()) {  // the data it would run on is being replaced: loaded() asks again
+        computeDeferred_ = true;
+        return;
+    }
+    computeDeferred_ = false;
     qs::analysis::ExplorerOptions options;
     options.channel = model_->viewState().channel;
     latestSerial_ = compute_->request(model_->spec(), std::move(data), options);

@@ -79,6 +79,7 @@ private:
     ExplorerResultPtr lastResult_;
     bool stale_ = false;
     bool dragging_ = false;
+    bool computeDeferred_ = false;  // a spec edit waits for the data being loaded
     quint64 latestSerial_ = 0;
 };
 

@@ -43,6 +43,27 @@ private:
     DataSource before_, after_;
 };
 
+class SetDataAndSpecCommand : public QUndoCommand {
+public:
+    SetDataAndSpecCommand(ExplorerModel* model, const DataSource& dataBefore, const qs::QuantSpec& specBefore,
+                          const DataSource& dataAfter, const qs::QuantSpec& specAfter, const QString& text)
+        : QUndoCommand(text), model_(model), dataBefore_(dataBefore), dataAfter_(dataAfter),
+          specBefore_(specBefore), specAfter_(specAfter) {}
+    void undo() override {
+        model_->applyDataSource(dataBefore_);
+        model_->applySpec(specBefore_);
+    }
+    void redo() override {
+        model_->applyDataSource(dataAfter_);
+        model_->applySpec(specAfter_);
+    }
+
+private:
+    ExplorerModel* model_;
+    DataSource dataBefore_, dataAfter_;
+    qs::QuantSpec specBefore_, specAfter_;
+};
+
 class SetAnalysisCommand : public QUndoCommand {
 public:
     SetAnalysisCommand(ExplorerModel* model, const AnalysisState& before, const AnalysisState& after,
@@ -143,6 +164,13 @@ void ExplorerModel::setRange(float minRange, float maxRange) {
 void ExplorerModel::setDataSource(const DataSource& source) {
     if (source == data_) return;
     undo_.push(new SetDataSourceCommand(this, data_, source));
+}
+
+void ExplorerModel::setDataSourceAndSpec(const DataSource& source, const qs::QuantSpec& spec,
+                                         const QString& what) {
+    if (spec == spec_) return setDataSource(source);
+    if (source == data_) return editSpec(spec, what);
+    undo_.push(new SetDataAndSpecCommand(this, data_, spec_, source, spec, what));
 }
 
 void ExplorerModel::applyAnalysis(const AnalysisState& next) {

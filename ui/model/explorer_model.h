@@ -27,11 +27,14 @@ inline constexpr int kMaxChannel = 2147483647;
 }  // namespace limits
 
 // Where the samples come from: a generator spec ("normal:n=100000,seed=1", the CLI's
-// syntax) or a data file, which wins when set.
+// syntax) or a file, which wins when set: a data file (.npy, CSV, .vec), or, when `tensor`
+// is set too, the tensor of that name in the model file `path` (core/modelfile).
 struct DataSource {
     QString generator = QStringLiteral("normal:n=1000000,seed=1");
     QString path;
+    QString tensor;
     bool isFile() const { return !path.isEmpty(); }
+    bool isModelTensor() const { return isFile() && !tensor.isEmpty(); }
     bool operator==(const DataSource&) const = default;
 };
 
@@ -101,6 +104,11 @@ public:
     void setNumBits(qint64 bits) { setAttribute("num_bits", static_cast<int64_t>(bits)); }
     void setNumBuckets(qint64 buckets) { setAttribute("num_buckets", static_cast<int64_t>(buckets)); }
     void setDataSource(const DataSource& source);  // undoable too
+    // A new data source and the spec that goes with it (a model tensor and its channel
+    // axis) as one undo step; undo and redo both apply the source first, then the spec, so
+    // the spec never meets the data it was not made for (the controller computes once the
+    // new data has loaded).
+    void setDataSourceAndSpec(const DataSource& source, const qs::QuantSpec& spec, const QString& what);
 
     // Analysis edits, one undo step each. addCompared is false (and nothing changes) when
     // four are there already or the spec is in the list.
@@ -130,6 +138,7 @@ private:
     friend class SetSpecCommand;
     friend class SetDataSourceCommand;
     friend class SetAnalysisCommand;
+    friend class SetDataAndSpecCommand;
     void applySpec(const qs::QuantSpec& spec);  // no undo: commands call this
     void applyDataSource(const DataSource& data);
     void applyAnalysis(const AnalysisState& analysis);

@@ -214,7 +214,12 @@ std::optional<AnalysisState> analysisFromJson(const QJsonValue& json, QString* e
 QJsonObject sessionToJson(const Session& session) {
     QJsonObject data;
     data["generator"] = session.data.generator;
-    if (session.data.isFile()) data["file"] = session.data.path;
+    if (session.data.isModelTensor()) {  // a tensor of a model file (older versions read "file" only)
+        data["model"] = session.data.path;
+        data["tensor"] = session.data.tensor;
+    } else if (session.data.isFile()) {
+        data["file"] = session.data.path;
+    }
     QJsonObject view;
     view["tab"] = session.view.tab;
     view["error_log_scale"] = session.view.errorLogScale;
@@ -252,6 +257,16 @@ std::optional<Session> sessionFromJson(const QJsonObject& json, QString* error) 
     FieldReader data(json.value("data").toObject(), QStringLiteral("data"), error);
     s.data.generator = data.string("generator", s.data.generator);
     s.data.path = data.string("file", QString());
+    // "model" + "tensor": a tensor of a model file as the data (both or neither).
+    const QString model = data.string("model", QString());
+    const QString tensor = data.string("tensor", QString());
+    if (!model.isEmpty() && tensor.isEmpty()) data.fail("tensor", QStringLiteral("missing: a model file needs the tensor's name"));
+    else if (model.isEmpty() && !tensor.isEmpty()) data.fail("model", QStringLiteral("missing: a tensor needs its model file"));
+    else if (!model.isEmpty() && !s.data.path.isEmpty()) data.fail("model", QStringLiteral("cannot be given with \"file\""));
+    else if (!model.isEmpty()) {
+        s.data.path = model;
+        s.data.tensor = tensor;
+    }
     FieldReader view(json.value("view").toObject(), QStringLiteral("view"), error);
     s.view.tab = static_cast<int>(view.integer("tab", 0, 0, 2147483647));  // past the last tab: MainWindow
     s.view.errorLogScale = view.boolean("error_log_scale", false);

@@ -1,0 +1,343 @@
+// The Model dock and model files in the explorer window, driven as a user drives them:
+// File → Open model…, drag and drop, recent models, the tensor tree (groups, filter, sort),
+// choosing a tensor (the explorer's data and its axis, one undo step), sessions with a
+// model as the data source, a 2-D tensor opened in the TPU embedding workbench, and files
+// that cannot be read. The model files are safetensors written here (names grouped by '.'),
+// so the values are known; the per-channel TFLite case is in tst_lessons (lesson 12).
+#include "tests/ui/explorer_window_test.h"
+
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QHeaderView>
+#include <QMimeData>
+#include <QSortFilterProxyModel>
+#include <QTreeView>
+#include <QUrl>
+
+#include "core/modelfile/model_file.h"
+#include "ui/embedding/embedding_model.h"
+#include "ui/embedding/workbench_window.h"
+#include "ui/modelfile/model_dock.h"
+#include "ui/modelfile/model_file_controller.h"
+#include "ui/modelfile/tensor_tree_model.h"
+
+namespace {
+
+struct StoredTensor {
+    QString name;
+    std::vector<int64_t> shape;
+    std::vector<float> values;
+};
+
+// A safetensors file: 8-byte little-endian header length, the JSON header, the F32 data.
+bool writeSafetensors(const QString& path, const std::vector<StoredTensor>& tensors) {
+    QJsonObject header;
+    QByteArray data;
+    for (const StoredTensor& t : tensors) {
+        QJsonArray shape;
+        for (int64_t d : t.shape) shape.append(static_cast<qint64>(d));
+        const qint64 begin = data.size();
+        data.append(reinterpret_cast<const char*>(t.values.data()), static_cast<qsizetype>(t.values.size() * 4));
+        header[t.name] = QJsonObject{{"dtype", "F32"}, {"shape", shape}, {"data_offsets", QJsonArray{begin, data.size()}}};
+    }
+    QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
+    while (json.size() % 8) json += ' ';
+    QByteArray bytes(8, '\0');
+    qToLittleEndian<quint64>(static_cast<quint64>(json.size()), bytes.data());
+    return writeText(path, bytes + json + data);
+}
+
+// Values whose spread grows with the last index (the channel, safetensors' convention).
+std::vector<float> ramp(int64_t n, int64_t channels) {
+    std::vector<float> v(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) v[size_t(i)] = float((i * 7919 % 97) - 48) / 48.0f * float(1 + i % channels);
+    return v;
+}
+
+const QString kWeight = QStringLiteral("encoder.layer1.weight");  // [4, 3, 2, 5]: 480 bytes
+const QString kBias = QStringLiteral("encoder.layer1.bias");      // [5]
+const QString kTable = QStringLiteral("decoder.embedding");       // [6, 4]: a 2-D table
+const QString kHead = QStringLiteral("head.weight");              // [3, 8]
+
+}  // namespace
+
+class ModelWindowTest : public ExplorerWindowTest {
+    Q_OBJECT
+
+    QString modelPath() const { return dir_->filePath(QStringLiteral("net.safetensors")); }
+
+    // Writes the test model; opens it through File → Open model… and waits until it is listed.
+    void openTestModel() {
+        QVERIFY(writeSafetensors(modelPath(), {{kWeight, {4, 3, 2, 5}, ramp(120, 5)},
+                                               {kBias, {5}, ramp(5, 1)},
+                                               {kTable, {6, 4}, ramp(24, 4)},
+                                               {kHead, {3, 8}, ramp(24, 8)}}));
+        QSignalSpy opened(w_->modelFiles(), &ModelFileController::opened);
+        QAction* open = menuAction(QStringLiteral("&File"), QStringLiteral("Open &model"));
+        QVERIFY(open);
+        answerNextDialog(modelPath());
+        open->trigger();
+        QVERIFY(opened.wait(10000) || opened.count() == 1);
+        QVERIFY(w_->modelDockWidget()->isVisible());
+    }
+    ModelDock* dock() const { return w_->modelDock(); }
+    QModelIndex row(const QString& tensor) const {
+        return dock()->proxy()->mapFromSource(dock()->tensorModel()->indexOfTensor(tensor));
+    }
+    QStringList topLevelNames() const {
+        QStringList names;
+        for (int r = 0; r < dock()->proxy()->rowCount(); ++r) names << dock()->proxy()->index(r, 0).data().toString();
+        return names;
+    }
+    // Clicks the tensor's row as a user does and waits for its data.
+    void clickTensor(const QString& tensor) {
+        const QModelIndex index = row(tensor);
+        QVERIFY(index.isValid());
+        QTreeView* view = dock()->view();
+        view->scrollTo(index);
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(index).center());
+        QCOMPARE(model_->dataSource().tensor, tensor);
+        QVERIFY(settle());
+    }
+
+private slots:
+    void openModelListsTensorsGroupedByLayer() {
+        CHECK(openTestModel());
+        QCOMPARE(dock()->tensorModel()->tensorCount(), 4);
+        QCOMPARE(topLevelNames(), (QStringList{"encoder", "decoder", "head"}));  // the file's order
+        const QModelIndex weight = row(kWeight);
+        QCOMPARE(weight.data().toString(), QStringLiteral("weight"));
+        QCOMPARE(weight.parent().data().toString(), QStringLiteral("layer1"));
+        QCOMPARE(weight.parent().parent().data().toString(), QStringLiteral("encoder"));
+        auto column = [&](const QModelIndex& i, int c) { return i.siblingAtColumn(c).data().toString(); };
+        QCOMPARE(column(weight, TensorTreeModel::Shape), QStringLiteral("[4, 3, 2, 5]"));
+        QCOMPARE(column(weight, TensorTreeModel::DType), QStringLiteral("float32"));
+        QCOMPARE(column(weight, TensorTreeModel::Size), QStringLiteral("480 bytes"));
+        QCOMPARE(column(weight, TensorTreeModel::Quantization), QString());  // stored as float
+        // A group adds up its tensors: 480 + 20 bytes.
+        QCOMPARE(column(weight.parent().parent(), TensorTreeModel::Size), QStringLiteral("500 bytes"));
+        QVERIFY(child<QLabel>("modelHeader")->text().contains(QStringLiteral("net.safetensors")));
+        QVERIFY(child<QLabel>("statusLabel")->text().contains(QStringLiteral("4 tensors")));
+        // Opening a model lists it; the explorer's data stays until a tensor is chosen.
+        QCOMPARE(model_->dataSource().generator, kSmallData);
+        QVERIFY(!model_->dataSource().isFile());
+    }
+
+    void filterKeepsMatchingTensorsAndTheirLayers() {
+        CHECK(openTestModel());
+        QTest::keyClicks(dock()->filterEdit(), QStringLiteral("layer1"));
+        QCOMPARE(topLevelNames(), QStringList{"encoder"});
+        QVERIFY(row(kWeight).isValid());
+        QVERIFY(row(kBias).isValid());  // the whole layer stays
+        QVERIFY(!row(kTable).isValid());
+        dock()->filterEdit()->clear();
+        QTest::keyClicks(dock()->filterEdit(), QStringLiteral("WEIGHT"));  // case-insensitive
+        QCOMPARE(topLevelNames(), (QStringList{"encoder", "head"}));
+        QVERIFY(row(kWeight).isValid());
+        QVERIFY(!row(kBias).isValid());
+        QVERIFY(row(kHead).isValid());
+    }
+
+    void headerClicksSortBySizeAndName() {
+        CHECK(openTestModel());
+        QHeaderView* header = dock()->view()->header();
+        const int x = header->sectionViewportPosition(TensorTreeModel::Size) + 5;
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(x, header->height() / 2));
+        const bool ascending = header->sortIndicatorOrder() == Qt::AscendingOrder;
+        QCOMPARE(header->sortIndicatorSection(), int(TensorTreeModel::Size));
+        // By bytes, not by text: encoder (500 bytes) against decoder and head (96 each).
+        QCOMPARE(topLevelNames().first() == QStringLiteral("encoder"), !ascending);
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(x, header->height() / 2));
+        QCOMPARE(topLevelNames().first() == QStringLiteral("encoder"), ascending);
+        const int nameX = header->sectionViewportPosition(TensorTreeModel::Name) + 5;
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(nameX, header->height() / 2));
+        const QStringList names = topLevelNames();
+        QStringList sorted = names;
+        std::sort(sorted.begin(), sorted.end());
+        if (header->sortIndicatorOrder() == Qt::DescendingOrder) std::reverse(sorted.begin(), sorted.end());
+        QCOMPARE(names, sorted);
+    }
+
+    void choosingATensorMakesItTheDataWithItsAxisInOneUndoStep() {
+        CHECK(openTestModel());
+        QUndoStack* undo = model_->undoStack();
+        const int steps = undo->count();
+        const qs::QuantSpec before = model_->spec();
+        QCOMPARE(before.axis, -1);
+        CHECK(clickTensor(kWeight));
+        QCOMPARE(undo->count(), steps + 1);
+        QCOMPARE(model_->spec().axis, 3);  // safetensors: channels last
+        const auto data = w_->dataService()->dataset();
+        QCOMPARE(data->shape, (qs::Shape{4, 3, 2, 5}));
+        QCOMPARE(data->values, ramp(120, 5));
+        CHECK(verifyShowsModel());
+        QCOMPARE(w_->lastResult()->run.slices.size(), size_t(5));  // per channel
+        QCOMPARE(w_->modelFiles()->selectedTensor(), kWeight);
+
+        // A vector: per tensor.
+        CHECK(clickTensor(kBias));
+        QCOMPARE(model_->spec().axis, -1);
+        QCOMPARE(w_->dataService()->dataset()->shape, (qs::Shape{5}));
+        QCOMPARE(undo->count(), steps + 2);
+
+        // Undo goes back through both, data and axis together; the dock follows.
+        undo->undo();
+        QVERIFY(settle());
+        QCOMPARE(model_->dataSource().tensor, kWeight);
+        QCOMPARE(model_->spec().axis, 3);
+        QCOMPARE(dock()->currentTensor(), kWeight);
+        CHECK(verifyShowsModel());
+        undo->undo();
+        QVERIFY(settle());
+        QCOMPARE(model_->spec(), before);
+        QCOMPARE(model_->dataSource().generator, kSmallData);
+        QVERIFY(!model_->dataSource().isFile());
+        QCOMPARE(w_->dataService()->dataset()->values.size(), size_t(20000));
+        QCOMPARE(dock()->currentTensor(), QString());
+        QCOMPARE(undo->count(), steps + 2);  // following the undo pushed nothing
+        CHECK(verifyShowsModel());
+        undo->redo();
+        QVERIFY(settle());
+        QCOMPARE(model_->dataSource().tensor, kWeight);
+        QCOMPARE(model_->spec().axis, 3);
+        CHECK(verifyShowsModel());
+    }
+
+    void keyboardAndEnterChooseTensors() {
+        CHECK(openTestModel());
+        CHECK(clickTensor(kTable));
+        QCOMPARE(model_->spec().axis, 1);
+        QTest::keyClick(dock()->view(), Qt::Key_Down);  // the next row: the "head" group
+        QTest::keyClick(dock()->view(), Qt::Key_Down);  // head.weight
+        QCOMPARE(dock()->currentTensor(), kHead);
+        QTest::keyClick(dock()->view(), Qt::Key_Return);
+        QCOMPARE(model_->dataSource().tensor, kHead);
+        QVERIFY(settle());
+        QCOMPARE(w_->dataService()->dataset()->shape, (qs::Shape{3, 8}));
+    }
+
+    void sessionsRememberTheModelTensor() {
+        CHECK(openTestModel());
+        CHECK(clickTensor(kWeight));
+        const QString session = dir_->filePath(QStringLiteral("m.qscope"));
+        QVERIFY(w_->saveSessionAs(session));
+        QFile f(session);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject data = QJsonDocument::fromJson(f.readAll()).object().value("data").toObject();
+        QCOMPARE(data.value("model").toString(), QFileInfo(modelPath()).absoluteFilePath());
+        QCOMPARE(data.value("tensor").toString(), kWeight);
+        QVERIFY(!data.contains("file"));  // older versions would take the model for a data file
+
+        // A new window opens the session: the data is the tensor, the dock lists its model.
+        w_.reset();
+        model_ = std::make_unique<ExplorerModel>();
+        w_ = std::make_unique<MainWindow>(model_.get());
+        QSignalSpy opened(w_->modelFiles(), &ModelFileController::opened);
+        QVERIFY(w_->openSession(session));
+        QVERIFY(opened.wait(10000) || opened.count() == 1);
+        QVERIFY(settle());
+        QCOMPARE(w_->dataService()->dataset()->shape, (qs::Shape{4, 3, 2, 5}));
+        QCOMPARE(model_->spec().axis, 3);
+        QCOMPARE(dock()->currentTensor(), kWeight);
+        QCOMPARE(w_->modelFiles()->path(), QFileInfo(modelPath()).absoluteFilePath());
+    }
+
+    void aSessionWhoseModelIsGoneSaysSo() {
+        const QString session = dir_->filePath(QStringLiteral("gone.qscope"));
+        Session s = w_->currentSession();
+        s.data.path = dir_->filePath(QStringLiteral("gone.safetensors"));
+        s.data.tensor = kWeight;
+        QString error;
+        QVERIFY(saveSession(session, s, &error));
+        QSignalSpy failed(w_->modelFiles(), &ModelFileController::openFailed);
+        QSignalSpy dataFailed(w_->dataService(), &DataService::failed);
+        QVERIFY(w_->openSession(session));  // the session itself is fine
+        QVERIFY(dataFailed.wait(10000) || dataFailed.count() == 1);
+        QVERIFY(dataFailed.first().first().toString().contains(QStringLiteral("gone.safetensors")));
+        QVERIFY(failed.count() == 1 || failed.wait(10000));
+        QVERIFY(failed.first().first().toString().contains(QStringLiteral("gone.safetensors")));
+        QVERIFY(settle());
+        QVERIFY(w_->lastResult());  // the previous data's result stays on show
+        QVERIFY(child<QLabel>("statusLabel")->text().contains(QStringLiteral("gone.safetensors")));
+    }
+
+    void aBadFileGivesAMessage() {
+        const QString bad = dir_->filePath(QStringLiteral("bad.safetensors"));
+        QByteArray bytes(8, '\0');
+        qToLittleEndian<quint64>(quint64(1) << 40, bytes.data());  // a header of 1 TiB in 8 bytes
+        QVERIFY(writeText(bad, bytes));
+        QSignalSpy failed(w_->modelFiles(), &ModelFileController::openFailed);
+        answerNextDialog();
+        w_->openModel(bad);
+        QVERIFY(failed.wait(10000) || failed.count() == 1);
+        QTRY_VERIFY(lastMessage_.contains(QStringLiteral("bad.safetensors")));
+        QVERIFY(child<QLabel>("statusLabel")->text().startsWith(QStringLiteral("Could not open the model")));
+        QVERIFY(!w_->modelFiles()->model());
+        QVERIFY(!w_->modelDockWidget()->isVisible());
+    }
+
+    void droppingAModelFileOpensIt() {
+        QVERIFY(writeSafetensors(modelPath(), {{kTable, {6, 4}, ramp(24, 4)}}));
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(modelPath())});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(w_.get(), &enter);
+        QVERIFY(enter.isAccepted());
+        QSignalSpy opened(w_->modelFiles(), &ModelFileController::opened);
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(w_.get(), &drop);
+        QVERIFY(drop.isAccepted());
+        QVERIFY(opened.wait(10000) || opened.count() == 1);
+        QCOMPARE(dock()->tensorModel()->tensorCount(), 1);
+        // Text is not a file: refused.
+        QMimeData text;
+        text.setText(QStringLiteral("hello"));
+        QDragEnterEvent refused(QPoint(10, 10), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(w_.get(), &refused);
+        QVERIFY(!refused.isAccepted());
+    }
+
+    void recentModelsReopen() {
+        CHECK(openTestModel());
+        QAction* recent = menuAction(QStringLiteral("&File"), QStringLiteral("Recent mode&ls"));
+        QVERIFY(recent && recent->menu());
+        QCOMPARE(recent->menu()->actions().size(), 1);
+        QCOMPARE(recent->menu()->actions().first()->toolTip(), QFileInfo(modelPath()).absoluteFilePath());
+        // Another window (a new start) lists it and opens it from the menu.
+        w_.reset();
+        model_ = std::make_unique<ExplorerModel>();
+        w_ = std::make_unique<MainWindow>(model_.get());
+        recent = menuAction(QStringLiteral("&File"), QStringLiteral("Recent mode&ls"));
+        QVERIFY(recent->isEnabled());
+        QSignalSpy opened(w_->modelFiles(), &ModelFileController::opened);
+        recent->menu()->actions().first()->trigger();
+        QVERIFY(opened.wait(10000) || opened.count() == 1);
+        QCOMPARE(dock()->tensorModel()->tensorCount(), 4);
+    }
+
+    void aTwoDimensionalTensorOpensInTheWorkbenchAsATable() {
+        CHECK(openTestModel());
+        CHECK(clickTensor(kWeight));
+        QVERIFY(!dock()->workbenchButton()->isEnabled());  // rank 4: not a table
+        CHECK(clickTensor(kTable));
+        QVERIFY(dock()->workbenchButton()->isEnabled());
+        QTest::mouseClick(dock()->workbenchButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(w_->findChild<WorkbenchWindow*>(), 10000);
+        WorkbenchWindow* bench = w_->findChild<WorkbenchWindow*>();
+        QTRY_VERIFY_WITH_TIMEOUT(bench->model()->document().tables.size() == 2, 10000);  // the example's + ours
+        const EmbeddingTable& table = bench->model()->document().tables.back();
+        QCOMPARE(table.name, QStringLiteral("decoder_embedding"));
+        QCOMPARE(table.vocabulary_size.toInteger(), 6);
+        QCOMPARE(table.dim.toInteger(), 4);
+        QCOMPARE(bench->model()->document().view.table, 1);
+        // The file the table reads holds the tensor's values.
+        auto loaded = DataService::loadNow(DataSource{QString(), table.data_file, QString()});
+        QVERIFY(loaded);
+        QCOMPARE((*loaded)->shape, (qs::Shape{6, 4}));
+        QCOMPARE((*loaded)->values, ramp(24, 4));
+        bench->close();
+    }
+};
+
+QTEST_MAIN(ModelWindowTest)
+#include "tst_main_window_model.moc"

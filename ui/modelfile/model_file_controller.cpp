@@ -1,0 +1,129 @@
+#include "ui/modelfile/model_file_controller.h"
+
+#include <QFileInfo>
+
+#include "core/analysis/quant_spec.h"
+#include "core/data/npy_writer.h"
+#include "core/modelfile/tensor_values.h"
+#include "ui/model/explorer_controller.h"
+#include "ui/model/explorer_model.h"
+#include "ui/model/native_file.h"
+
+namespace qs::ui {
+
+namespace {
+QString absolute(const QString& path) { return path.isEmpty() ? path : QFileInfo(path).absoluteFilePath(); }
+}  // namespace
+
+ModelFileController::ModelFileController(ExplorerController* explorer, QObject* parent)
+    : QObject(parent),
+      explorer_(explorer),
+      runner_(tr("could not open the model")),
+      exportRunner_(tr("could not write the tensor")) {
+    connect(&runner_, &JobRunner::failed, this, [this](const QString& message) {
+        pendingPath_.clear();
+        emit openFailed(message);
+    });
+    connect(&exportRunner_, &JobRunner::failed, this, &ModelFileController::exportFailed);
+    connect(explorer_->model(), &ExplorerModel::dataSourceChanged, this, &ModelFileController::followDataSource);
+}
+
+ModelFileController::~ModelFileController() = default;
+
+void ModelFileController::open(const QString& path) {
+    pendingPath_ = absolute(path);
+    emit openingStarted(pendingPath_);
+    runner_.submit(
+        [this, path = pendingPath_](const JobContext&) -> JobRunner::Delivery {
+            auto model = qs::modelfile::openModel(nativePath(path));
+            if (!model)
+                return [this, message = QString::fromStdString(model.error().message)] {
+                    pendingPath_.clear();
+                    emit openFailed(message);
+                };
+            return [this, path, model = *model] {
+                pendingPath_.clear();
+                model_ = model;
+                path_ = path;
+                emit opened();
+                emit selectionChanged(selectedTensor());
+            };
+        },
+        JobRunner::Running::Discard);
+}
+
+QString ModelFileController::selectedTensor() const {
+    const DataSource& source = explorer_->model()->dataSource();
+    if (!model_ || !source.isModelTensor() || absolute(source.path) != path_) return {};
+    return source.tensor;
+}
+
+int ModelFileController::presetAxis(const qs::modelfile::TensorInfo& info) const {
+    if (!model_) return -1;
+    return qs::modelfile::channelAxis(model_->format(), info);
+}
+
+bool ModelFileController::selectTensor(const QString& name, QString* error) {
+    auto fail = [error](const QString& m) {
+        if (error) *error = m;
+        return false;
+    };
+    if (!model_) return fail(tr("no model is open"));
+    const int64_t index = model_->find(name.toStdString());
+    if (index < 0) return fail(tr("%1: no tensor '%2'").arg(QFileInfo(path_).fileName(), name));
+    const qs::modelfile::TensorInfo& info = model_->tensors()[static_cast<size_t>(index)];
+    if (info.dtype == qs::modelfile::DType::Other)
+        return fail(tr("%1: tensor '%2' holds %3 values, which QuantScope cannot explore")
+                        .arg(QFileInfo(path_).fileName(), name, QString::fromStdString(info.dtype_name)));
+
+    ExplorerModel* model = explorer_->model();
+    DataSource source = model->dataSource();
+    source.path = path_;
+    source.tensor = name;
+    if (source == model->dataSource()) return true;  // already shown (the dock following undo)
+
+    qs::QuantSpec spec = model->spec();
+    const int axis = presetAxis(info);
+    const auto* axisRow = qs::findOpAttribute("axis");
+    if (qs::usesAxis(spec.op) && axisRow) {
+        // Per channel along the tensor's channels; per tensor for vectors and scalars.
+        spec.axis = axis >= 0 && axis <= axisRow->max ? axis : -1;
+        emit notice(spec.axis >= 0 ? tr("%1: per channel on axis %2").arg(name).arg(spec.axis)
+                                   : tr("%1: per tensor").arg(name));
+    } else if (axis >= 0) {
+        emit notice(tr("%1: %2 has no axis; the tensor is quantized as a whole")
+                        .arg(name, QString::fromUtf8(qs::quantOpName(spec.op).data())));
+    }
+    model->setDataSourceAndSpec(source, spec, tr("Tensor %1").arg(name));
+    return true;
+}
+
+void ModelFileController::followDataSource() {
+    const DataSource& source = explorer_->model()->dataSource();
+    if (source.isModelTensor()) {
+        const QString wanted = absolute(source.path);
+        if (wanted != path_ && wanted != pendingPath_) open(wanted);  // opened() reports the selection
+    }
+    emit selectionChanged(selectedTensor());
+}
+
+void ModelFileController::exportTensor(const QString& name, const QString& npyPath) {
+    const qs::modelfile::ModelPtr model = model_;
+    if (!model) return emit exportFailed(tr("no model is open"));
+    const int64_t index = model->find(name.toStdString());
+    if (index < 0) return emit exportFailed(tr("no tensor '%1'").arg(name));
+    exportRunner_.submit(
+        [this, model, index, name, npyPath](const JobContext&) -> JobRunner::Delivery {
+            auto data = qs::modelfile::toDataset(*model, static_cast<size_t>(index));
+            qs::Status written = data ? qs::data::writeNpy(nativePath(npyPath), data->values, data->shape)
+                                      : qs::Status(data.error());
+            if (!written)
+                return [this, message = QString::fromStdString(written.error().message)] {
+                    emit exportFailed(message);
+                };
+            return [this, name, npyPath] { emit tensorExported(name, npyPath); };
+        },
+        JobRunner::Running::Finish);
+}
+
+}  // namespace qs::ui
