@@ -346,9 +346,9 @@ void MainWindow::connectModelFiles() {
         modelDockWidget_->show();
         modelDockWidget_->raise();
         addRecentModel(modelFiles_->path());
-        statusLabel_->setText(tr("Opened model %1: %n tensor(s)", nullptr,
-                                 static_cast<int>(modelFiles_->model()->tensors().size()))
-                                  .arg(QFileInfo(modelFiles_->path()).fileName()));
+        statusLabel_->setText(tr("Opened model %1: %2")
+                                  .arg(QFileInfo(modelFiles_->path()).fileName(),
+                                       tensorCountText(modelFiles_->model()->tensors().size())));
         if (const QString tensor = std::exchange(tensorAfterOpen_, QString()); !tensor.isEmpty()) {
             QString error;
             if (!modelFiles_->selectTensor(tensor, &error)) statusLabel_->setText(error);

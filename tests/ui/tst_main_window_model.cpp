@@ -104,7 +104,8 @@ private slots:
     void openModelListsTensorsGroupedByLayer() {
         CHECK(openTestModel());
         QCOMPARE(dock()->tensorModel()->tensorCount(), 4);
-        QCOMPARE(topLevelNames(), (QStringList{"encoder", "decoder", "head"}));  // the file's order
+        // The file's order (QJsonObject writes the header's keys sorted, as Python does).
+        QCOMPARE(topLevelNames(), (QStringList{"decoder", "encoder", "head"}));
         const QModelIndex weight = row(kWeight);
         QCOMPARE(weight.data().toString(), QStringLiteral("weight"));
         QCOMPARE(weight.parent().data().toString(), QStringLiteral("layer1"));
@@ -132,7 +133,7 @@ private slots:
         QVERIFY(!row(kTable).isValid());
         dock()->filterEdit()->clear();
         QTest::keyClicks(dock()->filterEdit(), QStringLiteral("WEIGHT"));  // case-insensitive
-        QCOMPARE(topLevelNames(), (QStringList{"encoder", "head"}));
+        QCOMPARE(topLevelNames(), (QStringList{"encoder", "head"}));  // not "decoder"
         QVERIFY(row(kWeight).isValid());
         QVERIFY(!row(kBias).isValid());
         QVERIFY(row(kHead).isValid());
@@ -207,13 +208,21 @@ private slots:
         CHECK(openTestModel());
         CHECK(clickTensor(kTable));
         QCOMPARE(model_->spec().axis, 1);
-        QTest::keyClick(dock()->view(), Qt::Key_Down);  // the next row: the "head" group
-        QTest::keyClick(dock()->view(), Qt::Key_Down);  // head.weight
-        QCOMPARE(dock()->currentTensor(), kHead);
+        // Down through the tree: the "encoder" and "layer1" groups, the bias, the weight.
+        for (int i = 0; i < 4; ++i) QTest::keyClick(dock()->view(), Qt::Key_Down);
+        QCOMPARE(dock()->currentTensor(), kWeight);
         QTest::keyClick(dock()->view(), Qt::Key_Return);
-        QCOMPARE(model_->dataSource().tensor, kHead);
+        QCOMPARE(model_->dataSource().tensor, kWeight);
         QVERIFY(settle());
-        QCOMPARE(w_->dataService()->dataset()->shape, (qs::Shape{3, 8}));
+        QCOMPARE(w_->dataService()->dataset()->shape, (qs::Shape{4, 3, 2, 5}));
+        QCOMPARE(model_->spec().axis, 3);
+        // Up to the bias (explored), then to its group: a group row is no tensor, the data stays.
+        QTest::keyClick(dock()->view(), Qt::Key_Up);
+        QCOMPARE(model_->dataSource().tensor, kBias);
+        QTest::keyClick(dock()->view(), Qt::Key_Up);
+        QCOMPARE(dock()->currentTensor(), QString());
+        QCOMPARE(model_->dataSource().tensor, kBias);
+        QVERIFY(settle());
     }
 
     void sessionsRememberTheModelTensor() {

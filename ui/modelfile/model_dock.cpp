@@ -107,10 +107,10 @@ void ModelDock::refresh() {
     } else {
         qint64 bytes = 0;
         for (const auto& t : model->tensors()) bytes += std::max<int64_t>(0, t.byteSize());
-        header_->setText(tr("<b>%1</b> · %2 · %n tensor(s) · %3", nullptr, tensors_->tensorCount())
+        header_->setText(tr("<b>%1</b> · %2 · %3 · %4")
                              .arg(QFileInfo(controller_->path()).fileName().toHtmlEscaped(),
                                   QString::fromUtf8(model->format().data(), static_cast<qsizetype>(model->format().size())),
-                                  byteSizeText(bytes)));
+                                  tensorCountText(model->tensors().size()), byteSizeText(bytes)));
         header_->setToolTip(controller_->path());
     }
     view_->expandAll();
@@ -126,7 +126,8 @@ void ModelDock::showSelection(const QString& name) {
     if (index.isValid()) {
         view_->setCurrentIndex(index);
         view_->scrollTo(index);
-    } else if (name.isEmpty() || !source.isValid()) {
+    } else {  // not from this model, or filtered out: no row stands for the data
+        view_->setCurrentIndex(QModelIndex());
         view_->selectionModel()->clearSelection();
     }
     following_ = false;

@@ -12,6 +12,10 @@ QString shapeText(const qs::Shape& shape) {
     return QStringLiteral("[%1]").arg(dims.join(QStringLiteral(", ")));
 }
 
+QString tensorCountText(size_t count) {
+    return count == 1 ? QObject::tr("1 tensor") : QObject::tr("%1 tensors").arg(QLocale().toString(qulonglong(count)));
+}
+
 QString byteSizeText(int64_t bytes) {
     if (bytes < 0) return QStringLiteral("?");
     return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);

@@ -14,6 +14,8 @@ namespace qs::ui {
 
 // "[1, 3, 3, 8]"; "[]" for a scalar.
 QString shapeText(const qs::Shape& shape);
+// "1 tensor", "42 tensors".
+QString tensorCountText(size_t count);
 // "1.5 KiB", "12.0 MiB" (IEC units); "?" for an unknown size (-1).
 QString byteSizeText(int64_t bytes);
 // "" (not stored quantized), "per-tensor int8", "per-channel on axis 3 (int8, 16 scales)".
