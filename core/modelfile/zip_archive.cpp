@@ -166,6 +166,12 @@ Status ZipArchive::inflate(size_t index, size_t count, bool probeBeyond, std::ve
     if (!m.stored() && !m.deflated())
         return memberError(index, "compression method " + std::to_string(m.method) +
                                       " is not read (stored and deflate are)");
+    if (m.compressed_size > bytes_->size())
+        return memberError(index, "declares " + std::to_string(m.compressed_size) + " compressed bytes, the archive has " +
+                                      std::to_string(bytes_->size()));
+    if (m.deflated() && count > m.compressed_size * kMaxDeflateRatio + kDeflateSlack)
+        return memberError(index, "declares " + std::to_string(m.size) + " bytes from " +
+                                      std::to_string(m.compressed_size) + " compressed, more than deflate can produce");
     try {
         out.resize(count + (probeBeyond ? 1 : 0));
     } catch (const std::bad_alloc&) {
@@ -198,15 +204,9 @@ Result<SharedBytes> ZipArchive::read(size_t index, uint64_t limit) const {
     if (m.size > limit)
         return memberError(index, "declares " + declared + " bytes, more than the " + std::to_string(limit) +
                                       " allowed here");
-    if (m.compressed_size > bytes_->size())
-        return memberError(index, "declares " + std::to_string(m.compressed_size) + " compressed bytes, the archive has " +
-                                      std::to_string(bytes_->size()));
     if (m.stored() && m.size != m.compressed_size)
         return memberError(index, "stored, but declares " + declared + " bytes and " +
                                       std::to_string(m.compressed_size) + " compressed");
-    if (m.deflated() && m.size > m.compressed_size * kMaxDeflateRatio + kDeflateSlack)
-        return memberError(index, "declares " + declared + " bytes from " + std::to_string(m.compressed_size) +
-                                      " compressed, more than deflate can produce");
     if (m.size > std::numeric_limits<size_t>::max() - 1) return memberError(index, "too large");
     std::vector<char> out;
     if (auto s = inflate(index, static_cast<size_t>(m.size), true, out); !s) return s.error();

@@ -4,7 +4,11 @@ is not needed to write the .npy format). Run from anywhere; the files are commit
 
   mixed.npz   stored and deflated members, float32/float64/float16/int8/uint16, a
               fortran-order array, a big-endian array, a 0-d array and a member that is
-              not a .npy (README.txt, skipped by the reader)
+              not a .npy (README.txt, skipped by the reader), a deflated fortran-order
+              int16 array and a complex64 one (listed, not loadable)
+  truncated_member.npz, no_magic_member.npz
+              a member whose .npy header wants more bytes than it holds; a member that
+              is no .npy
   bomb.npz    'liar': a deflated member whose zip entry and .npy header declare 6 floats
               (152 bytes) but that inflates to 4 MiB; 'honest': a deflated 4 MiB array of
               zeros (compresses ~1000:1, a legitimate file)
@@ -47,7 +51,14 @@ write("mixed.npz", [
     ("scalar.npy", npy("<f4", (), struct.pack("<f", 7.0)), S),
     ("layer/kernel.npy", npy("<f4", (1, 2), struct.pack("<2f", 0.125, 8.0)), D),
     ("README.txt", b"not an array\n", S),
+    # [[1, 2], [3, 4], [5, 6]] as int16, column-major, deflated
+    ("fortran_deflated.npy", npy("<i2", (3, 2), struct.pack("<6h", 1, 3, 5, 2, 4, 6), fortran=True), D),
+    ("complex.npy", npy("<c8", (1,), struct.pack("<2f", 1, 2)), S),
 ])
+
+# Damaged on purpose: each refused when opened, with the member named.
+write("truncated_member.npz", [("short.npy", npy("<f4", (100,), struct.pack("<6f", *range(6))), S)])
+write("no_magic_member.npz", [("junk.npy", b"this is not a .npy file at all", D)])
 
 write("bomb.npz", [("liar.npy", npy("<f4", (6,), bytes(4 << 20)), D),
                    ("honest.npy", npy("<f4", (1 << 20,), bytes(4 << 20)), D)])
