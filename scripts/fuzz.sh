@@ -21,6 +21,11 @@ REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="$REPO_ROOT/build-fuzz"
 FINDINGS_DIR="$REPO_ROOT/fuzz-findings"
 TARGETS=(npy csv vec id_csv generator_spec op_case session lesson workbench_config py_literal)
+# The model readers' targets (model_<format>) exist once their source does, as in
+# tests/fuzz/CMakeLists.txt.
+for source in "$REPO_ROOT"/tests/fuzz/fuzz_model_*.cpp; do
+    [[ -e "$source" ]] && { name="${source##*/fuzz_}"; TARGETS+=("${name%.cpp}"); }
+done
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 die() { printf 'fuzz.sh: error: %s\n' "$*" >&2; exit 2; }
@@ -33,6 +38,7 @@ seeds_of() {
         session) echo "$REPO_ROOT/resources/presets" ;;
         lesson) echo "$REPO_ROOT/resources/lessons" ;;
         workbench_config) echo "$REPO_ROOT/resources/embedding" ;;
+        model_*) echo "$REPO_ROOT/tests/data/models/${1#model_}" ;;
     esac
 }
 
