@@ -5,8 +5,12 @@
 // The reader parses the HDF5 subset these files use itself, from the mapped bytes, with
 // every address checked against the file's size (hdf5_format.h), rather than through
 // libhdf5 (Debian's 1.10.8): a hostile file must never crash the application, and libhdf5
-// has a long record of crashes and memory errors on crafted files; it also cannot list a
-// file without its own I/O layer, where this reader hands out views into the mapped file.
+// has a long record of memory errors on crafted files, in exactly the structures read here
+// (CVE-2016-4333 in compound datatypes; CVE-2019-8396 in filter pipeline and layout
+// messages and CVE-2021-45830 in address decoding, both still open in 1.13.3; heap
+// overflows in object header messages found by fuzzing in 2025, e.g. CVE-2025-6750 and
+// CVE-2025-2915; HDFGroup/hdf5 issues #2209, #2228, #5549, #5380). It also reads through
+// its own I/O layer and copies, where this reader hands out views into the mapped file.
 //
 // Read: superblock versions 0-3; object headers version 1 and 2 with continuation blocks
 // (checksums are not verified); old-style groups (symbol table, B-tree, local heap) and

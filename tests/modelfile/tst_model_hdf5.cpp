@@ -143,6 +143,35 @@ private slots:
         QCOMPARE(loaded.at("model_weights/dense_1/dense_1/kernel:0"), original.at("model_weights/dense_1/dense_1/kernel:0"));
     }
 
+    // h5import wrote integers and big-endian numbers (values in SOURCES.md); loads give
+    // them little-endian, as TensorData promises.
+    void integersAndBigEndianNumbers() {
+        const ModelPtr model = openOrFail(kDir + "/hdf5/h5import_types.h5");
+        const auto& tensors = model->tensors();
+        QCOMPARE(tensors.size(), size_t{5});
+        const auto info = [&](const std::string& name) { return tensors.at(size_t(model->find(name))); };
+        QCOMPARE(info("ints/be16").dtype, DType::Int16);
+        QCOMPARE(info("ints/be16").shape, (qs::Shape{2, 3}));
+        QCOMPARE(info("floats/be64").dtype, DType::Float64);
+        QCOMPARE(info("ints/u8").dtype, DType::UInt8);
+        QCOMPARE(info("ints/i64_chunked").dtype, DType::Int64);
+        QCOMPARE(info("strings/words").dtype, DType::Other);
+        QCOMPARE(info("strings/words").dtype_name, std::string("hdf5 variable-length"));
+
+        const auto raw = [&](const std::string& name) {
+            auto t = model->load(size_t(model->find(name)));
+            return t ? std::string(t->bytes) : std::string("failed: ") + t.error().message;
+        };
+        const auto asBytes = [](const auto& values) {
+            return std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(values[0]));
+        };
+        QCOMPARE(raw("ints/be16"), asBytes(std::vector<int16_t>{1, -2, 300, -400, 5, 32767}));
+        QCOMPARE(raw("floats/be64"), asBytes(std::vector<double>{0.5, -1.25, 3e10, 1e-300}));
+        QCOMPARE(raw("ints/u8"), asBytes(std::vector<uint8_t>{0, 1, 2, 255, 128, 7}));
+        QCOMPARE(raw("ints/i64_chunked"), asBytes(std::vector<int64_t>{-9000000000, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+        QCOMPARE(raw("strings/words").rfind("failed: ", 0), size_t{0});
+    }
+
     void unsupportedStorageIsListedAndRefusedOnLoad_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("tensor");
