@@ -3,6 +3,7 @@
 #include <set>
 #include <utility>
 
+#include "core/modelfile/hdf5_dense_links.h"
 #include "core/modelfile/hdf5_messages.h"
 
 namespace qs::modelfile::hdf5 {
@@ -43,8 +44,11 @@ private:
         for (const Message& m : header.messages) {
             if (m.type == kSymbolTable) {
                 symbolTable(readSymbolTable(file_, m.data), name, out);
-            } else if (m.type == kLinkInfo && hasDenseLinks(file_, m.data)) {
-                fail(name + " keeps its links in dense storage (a fractal heap), which this reader does not read");
+            } else if (m.type == kLinkInfo) {
+                const LinkInfo info = readLinkInfo(file_, m.data);
+                if (info.heap == kUndefined) continue;  // compact: link messages follow
+                for (Link& link : readDenseLinks(file_, info, budget_, name))
+                    if (link.hard) out.emplace_back(std::move(link.name), link.address);
             } else if (m.type == kLink) {
                 Link link = readLink(file_, m.data);
                 if (link.hard) out.emplace_back(std::move(link.name), link.address);

@@ -209,12 +209,16 @@ SymbolTable readSymbolTable(const File& file, std::string_view data) {
     return table;
 }
 
-bool hasDenseLinks(const File& file, std::string_view data) {
+LinkInfo readLinkInfo(const File& file, std::string_view data) {
     Cursor c = file.over(data, "a link info message");
-    c.skip(1);  // version
+    if (const uint8_t version = c.u8(); version != 0)
+        fail("a link info message has version " + std::to_string(version) + " (0 is known)");
     const uint8_t flags = c.u8();
     if (flags & 0x01) c.skip(8);  // maximum creation index
-    return c.address() != kUndefined;
+    LinkInfo info;
+    info.heap = c.address();
+    info.nameIndex = c.address();
+    return info;
 }
 
 }  // namespace qs::modelfile::hdf5

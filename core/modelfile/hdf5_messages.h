@@ -57,8 +57,13 @@ struct SymbolTable {
 };
 SymbolTable readSymbolTable(const File& file, std::string_view data);
 
-// Whether a link info message says the group keeps its links in a fractal heap (dense
-// storage, which this reader refuses) rather than in link messages.
-bool hasDenseLinks(const File& file, std::string_view data);
+// Where a new-style group keeps its links when there are many (dense storage): a fractal
+// heap holding the link messages and a version 2 B-tree indexing them by name. Both
+// undefined when the links are link messages in the group's header (compact storage).
+struct LinkInfo {
+    uint64_t heap = kUndefined;
+    uint64_t nameIndex = kUndefined;
+};
+LinkInfo readLinkInfo(const File& file, std::string_view data);
 
 }  // namespace qs::modelfile::hdf5

@@ -14,14 +14,14 @@
 //
 // Read: superblock versions 0-3; object headers version 1 and 2 with continuation blocks
 // (checksums are not verified); old-style groups (symbol table, B-tree, local heap) and
-// compact new-style groups (link messages); dataspace versions 1-2; little- and big-endian
+// new-style groups, compact (link messages) and dense (fractal heap + v2 B-tree); dataspace versions 1-2; little- and big-endian
 // integers (8-64 bits) and IEEE floats (float16, bfloat16, float32, float64); data layout
 // versions 3-4: contiguous (a view into the file), compact, and chunked with a version 1
 // B-tree, single-chunk or implicit index, unfiltered.
 // Listed but not loadable, with the reason: compressed chunks (deflate, ...), the newer
 // chunk indexes (fixed and extensible arrays, version 2 B-trees), layout versions 1-2,
 // virtual datasets, strings, compounds and other non-numeric types (DType::Other).
-// Refused at open: dense groups (links in a fractal heap). Attributes are not read.
+// Refused at open: huge link objects and compressed link heaps. Attributes are not read.
 #include <algorithm>
 
 #include "core/data/dataset.h"

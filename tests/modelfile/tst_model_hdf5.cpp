@@ -197,12 +197,19 @@ private slots:
         QVERIFY2(loaded.error().message.rfind(prefix, 0) == 0, loaded.error().message.c_str());
     }
 
-    void denseGroupsAreRefusedClearly() {
-        const std::string path = kDir + "/hdf5/keypoint_classifier_dense_links.h5";
-        auto model = openModel(path);
-        QVERIFY(!model);
-        QCOMPARE(model.error().message,
-                 path + ": the root group keeps its links in dense storage (a fractal heap), which this reader does not read");
+    // Dense groups: h5repack -L put the root's links in a fractal heap; dense_groups.h5 has
+    // 120 groups in its root (a two-level name index, an indirect heap block) and the
+    // keypoint weights copied into the first and the last of them.
+    void denseGroupsReadTheirLinks() {
+        const auto original = contents(*openOrFail(kKeypoint));
+        QVERIFY(contents(*openOrFail(kDir + "/hdf5/keypoint_classifier_dense_links.h5")) == original);
+        const auto many = contents(*openOrFail(kDir + "/hdf5/dense_groups.h5"));
+        QCOMPARE(many.size(), size_t{8});
+        for (const auto& [name, bytes] : original) {
+            QVERIFY(!bytes.empty());
+            QCOMPARE(many.at("g119/" + name), bytes);
+        }
+        QCOMPARE(many.at("g000/dense_2/dense_2/kernel:0"), original.at("model_weights/dense_2/dense_2/kernel:0"));
     }
 
     void kerasZipsReadAsTheirWeightsFile() {
@@ -246,7 +253,8 @@ private slots:
     // Truncated at many lengths and corrupted at many offsets: every outcome is a clean
     // error naming the file or a tensor that loads with the bytes its shape needs.
     void hostileBytesNeverCrash() {
-        for (const char* name : {"keypoint_classifier.hdf5", "keypoint_classifier_latest.h5", "keypoint_classifier_chunked.h5"}) {
+        for (const char* name : {"keypoint_classifier.hdf5", "keypoint_classifier_latest.h5", "keypoint_classifier_chunked.h5",
+                                 "keypoint_classifier_dense_links.h5"}) {
             const std::string file = readAll(kDir + "/hdf5/" + name);
             for (size_t length = 0; length < file.size(); length += 5)
                 openAndLoadNamingTheFile(file.substr(0, length), "truncated");
