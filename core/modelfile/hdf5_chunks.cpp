@@ -1,6 +1,7 @@
 #include "core/modelfile/hdf5_chunks.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace qs::modelfile::hdf5 {
@@ -103,6 +104,31 @@ void btreeNode(const File& file, Assembler& assembler, uint64_t address, int lev
     }
 }
 
+// A fixed array ("FAHD" header, "FADB" data block) of unfiltered chunk addresses, one per
+// chunk of the grid. Arrays large enough to be split into pages are refused.
+Cursor fixedArrayEntries(const File& file, uint64_t address, uint64_t count, const std::string& what) {
+    const std::string header = what + ": its fixed array chunk index";
+    Cursor c = file.at(address, header);
+    c.expect("FAHD");
+    c.skip(1);  // version
+    if (const uint8_t client = c.u8(); client != 0)
+        fail(header + " lists filtered chunks (client " + std::to_string(client) + "), which this reader does not decode");
+    if (const uint8_t entrySize = c.u8(); entrySize != file.offsetSize)
+        fail(header + " has " + std::to_string(entrySize) + "-byte entries (addresses are " +
+             std::to_string(file.offsetSize) + " bytes)");
+    const uint8_t pageBits = c.u8();
+    const uint64_t entries = c.length();
+    const uint64_t block = c.address();
+    if (entries < count) fail(header + " has " + std::to_string(entries) + " entries for " + std::to_string(count) + " chunks");
+    if (pageBits < 64 && entries > (uint64_t{1} << pageBits))
+        fail(header + " is split into pages, which this reader does not read");
+    Cursor data = file.at(block, header + "'s data block");
+    data.expect("FADB");
+    data.skip(2);  // version, client
+    data.address();  // the header
+    return data;
+}
+
 }  // namespace
 
 std::vector<char> readChunked(const File& file, const Layout& layout, const Shape& dims, uint32_t elementSize,
@@ -115,18 +141,23 @@ std::vector<char> readChunked(const File& file, const Layout& layout, const Shap
         btreeNode(file, assembler, layout.address, -1, seen, what);
     } else if (layout.index == Layout::Index::SingleChunk) {
         assembler.place(std::vector<uint64_t>(rank, 0), layout.address);
-    } else {  // implicit: every chunk of the grid, row-major, one after the other
+    } else {  // implicit or fixed array: every chunk of the grid, in row-major order
         std::vector<uint64_t> grid(rank), index(rank, 0), origin(rank);
         for (size_t k = 0; k < rank; ++k) grid[k] = (static_cast<uint64_t>(dims[k]) + layout.chunk[k] - 1) / layout.chunk[k];
         const uint64_t count = checkedProduct(grid, 1, what);
         if (count == 0) return assembler.take();
+        std::optional<Cursor> entries;
+        if (layout.index == Layout::Index::FixedArray) entries = fixedArrayEntries(file, layout.address, count, what);
         for (uint64_t i = 0; i < count; ++i) {
             for (size_t k = 0; k < rank; ++k) origin[k] = index[k] * layout.chunk[k];
             uint64_t address = 0;
-            if (__builtin_mul_overflow(i, assembler.chunkBytes(), &address) ||
-                __builtin_add_overflow(address, layout.address, &address))
+            if (entries) {
+                address = entries->address();
+            } else if (__builtin_mul_overflow(i, assembler.chunkBytes(), &address) ||
+                       __builtin_add_overflow(address, layout.address, &address)) {
                 fail(what + ": its chunks lie past the end of the file");
-            assembler.place(origin, address);
+            }
+            if (address != kUndefined) assembler.place(origin, address);  // undefined: never written
             for (size_t k = rank; k-- > 0;) {
                 if (++index[k] < grid[k]) break;
                 index[k] = 0;

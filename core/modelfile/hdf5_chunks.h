@@ -1,5 +1,5 @@
 // Chunked HDF5 datasets: finds the chunks through the dataset's chunk index (a version 1
-// B-tree, a single chunk or the implicit index of fixed-size datasets) and copies each
+// B-tree, a single chunk, the implicit index or an unpaged fixed array) and copies each
 // chunk's part of the dataset into one row-major buffer. Unfiltered chunks only: the
 // reader refuses compressed ones before calling this. Chunks never written read as zeros
 // (HDF5's default fill value).

@@ -137,7 +137,8 @@ Layout readLayout(const File& file, std::string_view data) {
             } else if (indexType == 2) {
                 layout.index = Layout::Index::Implicit;
             } else if (indexType == 3) {
-                c.skip(1);
+                layout.index = Layout::Index::FixedArray;
+                c.skip(1);  // page bits (the array's header says them again)
             } else if (indexType == 4) {
                 c.skip(5);
             } else if (indexType == 5) {
@@ -150,10 +151,10 @@ Layout readLayout(const File& file, std::string_view data) {
         layout.chunk.pop_back();
         for (uint64_t d : layout.chunk)
             if (d == 0) fail("a chunked data layout message has a chunk dimension of 0");
-        if (indexType >= 3 && layout.refusal.empty()) {
+        if (indexType >= 4 && layout.refusal.empty()) {
             static const char* const names[] = {"", "", "", "fixed array", "extensible array", "version 2 B-tree"};
             layout.refusal = indexType <= 5 ? std::string("its chunks are indexed by a ") + names[indexType] +
-                                                  " (this reader reads version 1 B-tree, single-chunk and implicit indexes)"
+                                                  " (this reader reads version 1 B-tree, single-chunk, implicit and fixed array indexes)"
                                             : "its chunk index type " + std::to_string(indexType) + " is unknown";
         }
     } else if (cls == 3) {

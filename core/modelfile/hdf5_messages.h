@@ -35,7 +35,7 @@ struct Layout {
     uint64_t address = kUndefined;    // Contiguous: the data; Chunked: the chunk index
     uint64_t size = 0;                // Contiguous: bytes stored
     std::vector<uint64_t> chunk;      // Chunked: the chunk's dimensions (dataset rank of them)
-    enum class Index { BTree1, SingleChunk, Implicit } index = Index::BTree1;
+    enum class Index { BTree1, SingleChunk, Implicit, FixedArray } index = Index::BTree1;
     // Non-empty when the layout is one this reader does not load (the tensor is still listed).
     std::string refusal;
 };

@@ -17,9 +17,9 @@
 // new-style groups, compact (link messages) and dense (fractal heap + v2 B-tree); dataspace versions 1-2; little- and big-endian
 // integers (8-64 bits) and IEEE floats (float16, bfloat16, float32, float64); data layout
 // versions 3-4: contiguous (a view into the file), compact, and chunked with a version 1
-// B-tree, single-chunk or implicit index, unfiltered.
-// Listed but not loadable, with the reason: compressed chunks (deflate, ...), the newer
-// chunk indexes (fixed and extensible arrays, version 2 B-trees), layout versions 1-2,
+// B-tree, single-chunk, implicit or (unpaged) fixed array index, unfiltered.
+// Listed but not loadable, with the reason: compressed chunks (deflate, ...), extensible
+// array and version 2 B-tree chunk indexes (datasets that can grow), layout versions 1-2,
 // virtual datasets, strings, compounds and other non-numeric types (DType::Other).
 // Refused at open: huge link objects and compressed link heaps. Attributes are not read.
 #include <algorithm>
