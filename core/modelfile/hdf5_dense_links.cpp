@@ -19,7 +19,8 @@ size_t countBytes(uint64_t v) { return static_cast<size_t>(std::max(floorLog2(v)
 // The fractal heap: only what locating managed and tiny objects needs.
 class FractalHeap {
 public:
-    FractalHeap(const File& file, uint64_t address, std::string what) : file_(file), what_(std::move(what)) {
+    FractalHeap(const File& file, uint64_t address, Budget& budget, std::string what)
+        : file_(file), budget_(budget), what_(std::move(what)) {
         Cursor c = file.at(address, what_);
         c.expect("FRHP");
         if (const uint8_t version = c.u8(); version != 0)
@@ -101,6 +102,7 @@ private:
         for (int row = 0; row < rows; ++row) {
             const uint64_t size = rowSize(row);
             for (int column = 0; column < width_; ++column) {
+                budget_.spend();
                 const uint64_t child = c.address();
                 if (offset < start || offset - start >= size) {
                     if (__builtin_add_overflow(start, size, &start)) fail(block + " spans more than 64 bits");
@@ -117,6 +119,7 @@ private:
     }
 
     const File& file_;
+    Budget& budget_;
     std::string what_;
     size_t idLength_ = 0;
     bool blockChecksums_ = false;
@@ -206,7 +209,7 @@ private:
 
 std::vector<Link> readDenseLinks(const File& file, const LinkInfo& info, Budget& budget, const std::string& what) {
     if (info.nameIndex == kUndefined) fail(what + " keeps its links in a fractal heap without a name index");
-    const FractalHeap heap(file, info.heap, "the link heap of " + what);
+    const FractalHeap heap(file, info.heap, budget, "the link heap of " + what);
     NameIndex index(file, info.nameIndex, heap, budget, "the link name index of " + what);
     return index.links();
 }

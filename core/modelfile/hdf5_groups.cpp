@@ -12,6 +12,8 @@ namespace {
 // Keras nests three levels (model_weights/LAYER/LAYER/kernel:0); a hostile file could
 // nest thousands of distinct groups to exhaust the stack.
 constexpr int kMaxDepth = 64;
+// Names of groups and datasets are short (HDF5 allows any length; Keras' are a few dozen bytes).
+constexpr size_t kMaxName = 64 * 1024;
 
 using Members = std::vector<std::pair<std::string, uint64_t>>;  // name, object header address
 
@@ -23,6 +25,9 @@ public:
         ObjectHeader header = readObjectHeader(file_, address, budget_);
         const bool group = header.find(kSymbolTable) || header.find(kLinkInfo) || header.find(kLink);
         if (!group) {
+            // Paths cost what they hold: many links to one dataset under long names could
+            // otherwise fill memory with names.
+            budget_.spend(1 + path.size() / 16);
             if (header.find(kLayout)) datasets_.push_back({path, std::move(header)});
             else if (depth == 0) fail("the root object at " + byteAt(address) + " is not a group");
             return;  // committed datatypes and other objects hold no data
@@ -99,9 +104,11 @@ private:
             if (nameOffset >= names.size())
                 fail(what + " names a member at heap offset " + std::to_string(nameOffset) + ", past the heap's " +
                      std::to_string(names.size()) + " bytes");
-            const std::string_view rest = names.substr(nameOffset);
+            const std::string_view rest = names.substr(nameOffset, kMaxName + 1);
             const size_t end = rest.find('\0');
-            if (end == std::string_view::npos) fail(what + ": a member's name runs past the end of the heap");
+            if (end == std::string_view::npos)
+                fail(what + ": a member's name runs past the end of the heap or past " + std::to_string(kMaxName) + " bytes");
+            budget_.spend(1 + end / 64);  // long names cost: a hostile heap could make every search long
             out.emplace_back(std::string(rest.substr(0, end)), header);
         }
     }
