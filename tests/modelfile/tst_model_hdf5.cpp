@@ -306,6 +306,7 @@ private slots:
         const std::vector<size_t> fields = symbolEntryAddressFields(file);
         QVERIFY(fields.size() >= 10);
         const std::string root = file.substr(0x40, 8);  // the root's object header address in the superblock
+        std::set<size_t> counts;
         for (size_t field : fields) {
             std::string looped = file;
             looped.replace(field, 8, root);
@@ -314,15 +315,12 @@ private slots:
             std::set<std::string> names;
             for (const auto& t : (*model)->tensors()) names.insert(t.name);
             QCOMPARE(names.size(), (*model)->tensors().size());
+            QVERIFY((*model)->tensors().size() <= 6);  // what the looped entry led to is gone
+            counts.insert((*model)->tensors().size());
         }
-        // Pointing model_weights' own entry at the root removes all of its datasets.
-        size_t weightsField = 0;
-        for (size_t field : fields) {
-            std::string probe = file;
-            probe.replace(field, 8, root);
-            if (auto m = openHdf5("loop.h5", copyBytes(probe)); m && (*m)->tensors().empty()) weightsField = field;
-        }
-        QVERIFY(weightsField != 0);
+        // A dataset's own entry loses just that dataset; model_weights' entry loses them all
+        // (the dropout layers' groups hold no datasets: looping them loses nothing).
+        QVERIFY(counts.count(5) == 1 && counts.count(0) == 1);
     }
 };
 
