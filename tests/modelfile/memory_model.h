@@ -1,8 +1,10 @@
 // A ModelFile held in memory, for tests of what runs over model files (the report) without
-// depending on any reader: tensors are added with their bytes and served by load().
+// depending on any reader: tensors are added with their bytes and served by load(). Plus
+// seeded normal values to fill them.
 #pragma once
 
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -57,5 +59,14 @@ private:
     std::string format_;
     std::vector<std::shared_ptr<std::string>> bytes_;
 };
+
+// n normal values of standard deviation `sigma` (seeded: the same every run).
+inline std::vector<float> normalValues(size_t n, float sigma, unsigned seed) {
+    std::mt19937 gen(seed);
+    std::normal_distribution<float> d(0.0f, sigma);
+    std::vector<float> v(n);
+    for (float& x : v) x = d(gen);
+    return v;
+}
 
 }  // namespace qs::modelfile::test

@@ -19,16 +19,9 @@ using namespace qs::analysis;
 using qs::modelfile::DType;
 using qs::modelfile::StoredQuantization;
 using qs::modelfile::test::MemoryModel;
+using qs::modelfile::test::normalValues;
 
 namespace {
-
-std::vector<float> normal(size_t n, float sigma, unsigned seed) {
-    std::mt19937 gen(seed);
-    std::normal_distribution<float> d(0.0f, sigma);
-    std::vector<float> v(n);
-    for (float& x : v) x = d(gen);
-    return v;
-}
 
 QuantSpec qdq8(QuantOp op = QuantOp::QuantizeAndDequantizeV2) {
     QuantSpec s = defaultSpecFor(op);
@@ -65,7 +58,7 @@ class TstModelReport : public QObject {
 private slots:
     void takesWeightsAndSkipsTheRestWithReasons() {
         MemoryModel m;
-        m.addFloats("w", {4, 8}, normal(32, 1.0f, 1));
+        m.addFloats("w", {4, 8}, normalValues(32, 1.0f, 1));
         m.add<int8_t>("q", {4}, DType::Int8, {-127, -1, 0, 127}, StoredQuantization{{0.5f}, {0}, 0});
         m.add<int32_t>("ids", {3}, DType::Int32, {1, 2, 3});
         m.addFloats("one", {1}, {3.0f});
@@ -102,7 +95,7 @@ private slots:
     }
 
     void figuresMatchTheExplorerFedTheTensorsRange() {
-        const std::vector<float> x = normal(300000, 0.7f, 2);
+        const std::vector<float> x = normalValues(300000, 0.7f, 2);
         MemoryModel m;
         m.addFloats("t", {300000}, x);
         for (QuantOp op : {QuantOp::QuantizeV2, QuantOp::QuantizeAndDequantizeV4, QuantOp::TpuSimulatedQuantization}) {
@@ -129,9 +122,9 @@ private slots:
 
     void worstFirst() {
         MemoryModel m;
-        std::vector<float> outlier = normal(4096, 0.1f, 3);
+        std::vector<float> outlier = normalValues(4096, 0.1f, 3);
         outlier[17] = 50.0f;  // one value stretches the range: most values fall into few levels
-        m.addFloats("smooth", {4096}, normal(4096, 0.1f, 4));
+        m.addFloats("smooth", {4096}, normalValues(4096, 0.1f, 4));
         m.addFloats("outlier", {4096}, outlier);
         m.addFloats("zeros", {16}, std::vector<float>(16, 0.0f));
         auto r = computeModelReport(m, qdq8(), quick());
@@ -146,7 +139,7 @@ private slots:
     void perChannelRowsEqualEachChannelReportedAlone() {
         // [rows, channels] with channels last (the npz convention): channel c scaled by 10^c.
         const int64_t rows = 500, channels = 3;
-        std::vector<float> x = normal(static_cast<size_t>(rows * channels), 1.0f, 5);
+        std::vector<float> x = normalValues(static_cast<size_t>(rows * channels), 1.0f, 5);
         for (int64_t i = 0; i < rows; ++i)
             for (int64_t c = 0; c < channels; ++c) x[static_cast<size_t>(i * channels + c)] *= std::pow(10.0f, float(c));
         MemoryModel m;
@@ -194,7 +187,7 @@ private slots:
     }
 
     void calibrationFindsARangeAtLeastAsGoodAsMinMax() {
-        std::vector<float> x = normal(200000, 1.0f, 6);
+        std::vector<float> x = normalValues(200000, 1.0f, 6);
         x[5] = 40.0f;
         MemoryModel m;
         m.addFloats("t", {200000}, x);
@@ -211,7 +204,7 @@ private slots:
 
     void progressRisesToOneAndCancelStops() {
         MemoryModel m;
-        for (int i = 0; i < 5; ++i) m.addFloats("t" + std::to_string(i), {1000}, normal(1000, 1.0f, 7 + i));
+        for (int i = 0; i < 5; ++i) m.addFloats("t" + std::to_string(i), {1000}, normalValues(1000, 1.0f, 7 + i));
         std::vector<double> seen;
         ModelReportOptions o = quick();
         o.progress = [&](double f) {
@@ -232,8 +225,8 @@ private slots:
 
     void sameFiguresForAnyThreadCount() {
         MemoryModel m;
-        m.addFloats("big", {3, 200000}, normal(600000, 2.0f, 20));
-        m.addFloats("small", {64}, normal(64, 2.0f, 21));
+        m.addFloats("big", {3, 200000}, normalValues(600000, 2.0f, 20));
+        m.addFloats("small", {64}, normalValues(64, 2.0f, 21));
         QuantSpec spec = qdq8();
         spec.axis = 0;
         ModelReportOptions one = quick(), two = quick();

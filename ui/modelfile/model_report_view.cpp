@@ -140,7 +140,7 @@ ModelReportView::ModelReportView(QWidget* parent) : QWidget(parent) {
     };
     connect(service_, &ModelReportService::reportReady, this, [this, finished](ModelReportPtr r) {
         finished();
-        show(std::move(r));
+        showReport(std::move(r));
     });
     connect(service_, &ModelReportService::failed, this, [this, finished](const QString& message) {
         finished();
@@ -168,7 +168,7 @@ void ModelReportView::setModel(std::shared_ptr<const qs::modelfile::ModelFile> m
 
 void ModelReportView::setExplorerModel(ExplorerModel* model) { service_->setExplorerModel(model); }
 
-void ModelReportView::show(ModelReportPtr report) {
+void ModelReportView::showReport(ModelReportPtr report) {
     shown_ = std::move(report);
     chart_->setResult(shown_);
     fillTable();

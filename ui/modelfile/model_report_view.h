@@ -59,7 +59,7 @@ signals:
     void tensorActivated(const QString& name);
 
 private:
-    void show(ModelReportPtr report);
+    void showReport(ModelReportPtr report);
     void fillTable();
     void exportDialog(bool json);
 
