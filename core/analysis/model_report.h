@@ -13,8 +13,10 @@
 //    buckets...). The spec's given range means nothing across tensors, so each tensor's
 //    range comes from its own data, as a per-tensor (or per-channel) calibration would feed
 //    it: QuantizeV2 gets min_range/max_range = the tensor's min/max (per channel:
-//    RangeSource::FromData, each slice's own); QDQ runs with range_given = false (TF's op
-//    takes the data's min/max itself); the TPU op gets lower/upper = the data's min/max.
+//    RangeSource::FromData, each slice's own); QDQ runs as with range_given = false (TF's op
+//    takes the data's min/max itself; per tensor the report gives it that min/max with
+//    range_given true, which yields the same outputs: the op's range then covers the data
+//    and clamps nothing); the TPU op gets lower/upper = the data's min/max.
 //    Min/max ignore NaN (as applySpec's per-slice ranges do).
 //  - spec.axis >= 0 (QuantizeV2 and QDQ) means per channel: each tensor is quantized along
 //    its own modelfile::channelAxis() (the explorer's axis number belongs to the explorer's

@@ -98,7 +98,8 @@ private slots:
         const std::vector<float> x = normalValues(300000, 0.7f, 2);
         MemoryModel m;
         m.addFloats("t", {300000}, x);
-        for (QuantOp op : {QuantOp::QuantizeV2, QuantOp::QuantizeAndDequantizeV4, QuantOp::TpuSimulatedQuantization}) {
+        for (QuantOp op : {QuantOp::QuantizeV2, QuantOp::QuantizeAndDequantizeV4, QuantOp::QuantizeAndDequantizeV3,
+                           QuantOp::TpuSimulatedQuantization}) {
             QuantSpec spec = qdq8(op);
             auto r = computeModelReport(m, spec, quick());
             QVERIFY(r.ok());
@@ -117,6 +118,13 @@ private slots:
             QCOMPARE(s.min, e->data_min);
             QCOMPARE(s.max, e->data_max);
             QVERIFY(s.sqnr_db > 20 && s.sqnr_db < 60);
+            if (isQdq(op)) {  // the data's range given = TF's range_given false, output for output
+                QuantSpec own = spec;
+                own.range_given = false;
+                auto fromData = computeExplorer(own, TensorRef<float>{x, {300000}});
+                QVERIFY(fromData.ok());
+                QVERIFY(fromData->output == e->output);
+            }
         }
     }
 
