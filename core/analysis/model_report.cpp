@@ -414,7 +414,9 @@ private:
                 c.max = row.stats.max;
                 c.spec = withRange(base, c.min, c.max);
             }
-            auto sqnr = wholeTensorSqnr(x, c.spec);
+            // Per tensor, min-max is the row's own quantizer: its SQNR is known already.
+            auto sqnr = c.method == CalibrationMethod::MinMax && spec.axis < 0 ? Result<double>(row.stats.sqnr_db)
+                                                                               : wholeTensorSqnr(x, c.spec);
             if (!sqnr) {
                 row.calibration_note = sqnr.error().message;
                 return;

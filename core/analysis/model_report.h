@@ -38,8 +38,9 @@
 // takes the tensor's own min/max. Each of the four ranges is then run over the whole tensor
 // and the best is the one of highest SQNR there (choosing on the sample would over-weight or
 // miss rare outliers). Cost per tensor: calibrate() on the sample (about the same for every
-// tensor: the KL search over 2048 bins and the MSE search dominate) plus four runs of the op
-// over the tensor.
+// tensor: the KL search over 2048 bins and the MSE search dominate) plus three runs of the op
+// over the tensor (four when the report runs per channel: per tensor, min-max is the row's
+// own quantizer).
 
 // Tensors are loaded one at a time (memory-mapped where the format stores them raw; float32
 // aligned in the mapping is used in place), so memory stays at about two copies of the

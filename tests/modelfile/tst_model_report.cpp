@@ -128,6 +128,32 @@ private slots:
         }
     }
 
+    void levelsUsedAreTheDistinctOutputsForEveryModeAndType() {
+        std::vector<float> x = normalValues(100000, 3.0f, 8);
+        x[3] = 0.0f;
+        MemoryModel m;
+        m.addFloats("t", {100000}, x);
+        for (QuantizeMode mode : {QuantizeMode::MinCombined, QuantizeMode::MinFirst, QuantizeMode::Scaled})
+            for (QType type : {QType::QInt8, QType::QUInt8, QType::QInt16, QType::QUInt16, QType::QInt32}) {
+                QuantSpec spec = defaultSpecFor(QuantOp::QuantizeV2);
+                spec.mode = mode;
+                spec.T = type;
+                auto r = computeModelReport(m, spec, quick());
+                QVERIFY(r.ok());
+                QCOMPARE(r->rows.size(), size_t{1});
+                QuantSpec explorer = spec;
+                explorer.min_range = *std::min_element(x.begin(), x.end());
+                explorer.max_range = *std::max_element(x.begin(), x.end());
+                auto e = computeExplorer(explorer, TensorRef<float>{x, {100000}});
+                QVERIFY(e.ok());
+                const double expected = e->stats.distinct_levels > 65536 ? -1.0 : double(e->stats.distinct_levels);
+                QVERIFY2(r->rows[0].stats.levels_used == expected,
+                         qPrintable(QString("mode %1 type %2: %3 vs %4").arg(int(mode)).arg(int(type))
+                                        .arg(r->rows[0].stats.levels_used).arg(expected)));
+                QCOMPARE(r->rows[0].stats.mse, e->stats.mse);
+            }
+    }
+
     void worstFirst() {
         MemoryModel m;
         std::vector<float> outlier = normalValues(4096, 0.1f, 3);
