@@ -43,6 +43,15 @@ const TensorReportRow* rowNamed(const ModelReport& r, const std::string& name) {
     return nullptr;
 }
 
+// The explorer over x with `spec` fed x's own min/max as the given range (what the report
+// does per tensor).
+qs::Result<ExplorerResult> explorerOverDataRange(QuantSpec spec, const std::vector<float>& x) {
+    spec.min_range = *std::min_element(x.begin(), x.end());
+    spec.max_range = *std::max_element(x.begin(), x.end());
+    spec.range_given = true;
+    return computeExplorer(spec, TensorRef<float>{x, {static_cast<int64_t>(x.size())}});
+}
+
 // The skipped tensors and their reasons, for failure messages.
 QByteArray skippedText(const ModelReport& r) {
     std::string s;
@@ -104,12 +113,7 @@ private slots:
             auto r = computeModelReport(m, spec, quick());
             QVERIFY(r.ok());
             QCOMPARE(r->rows.size(), size_t{1});
-            // The explorer, given the data's range by hand.
-            QuantSpec explorer = spec;
-            explorer.min_range = *std::min_element(x.begin(), x.end());
-            explorer.max_range = *std::max_element(x.begin(), x.end());
-            explorer.range_given = true;
-            auto e = computeExplorer(explorer, TensorRef<float>{x, {300000}});
+            auto e = explorerOverDataRange(spec, x);
             QVERIFY(e.ok());
             const ReportStats& s = r->rows[0].stats;
             QVERIFY2(std::abs(s.mse - e->stats.mse) <= 1e-12 * e->stats.mse, quantOpKey(op).data());
@@ -141,10 +145,7 @@ private slots:
                 auto r = computeModelReport(m, spec, quick());
                 QVERIFY(r.ok());
                 QCOMPARE(r->rows.size(), size_t{1});
-                QuantSpec explorer = spec;
-                explorer.min_range = *std::min_element(x.begin(), x.end());
-                explorer.max_range = *std::max_element(x.begin(), x.end());
-                auto e = computeExplorer(explorer, TensorRef<float>{x, {100000}});
+                auto e = explorerOverDataRange(spec, x);
                 QVERIFY(e.ok());
                 const double expected = e->stats.distinct_levels > 65536 ? -1.0 : double(e->stats.distinct_levels);
                 QVERIFY2(r->rows[0].stats.levels_used == expected,
