@@ -1,0 +1,191 @@
+// The stored-quantization view driven as a user sees it: a tensor handed over with
+// setTensor(), the comparison computed off the UI thread and shown (rule table, exact rule
+// named and selected, scatter of codes per channel, channel spin box), errors shown in place.
+// On models made here (a ModelFile in memory whose codes come from a known rule) and on
+// person_detect.tflite's first convolution weights.
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QtTest>
+#include <cmath>
+
+#include <qcustomplot.h>
+
+#include "core/modelfile/model_file.h"
+#include "ui/modelfile/stored_quant_view.h"
+
+namespace {
+
+using qs::modelfile::DType;
+using qs::modelfile::TensorData;
+using qs::modelfile::TensorInfo;
+
+// A model file in memory: tensors with their bytes.
+class MemoryModel : public qs::modelfile::ModelFile {
+public:
+    explicit MemoryModel(std::string label) : ModelFile(std::move(label)) {}
+    std::string_view format() const override { return "tflite"; }
+    template <typename T>
+    void add(std::string name, qs::Shape shape, DType dtype, const std::vector<T>& values,
+             std::optional<qs::modelfile::StoredQuantization> q = std::nullopt) {
+        TensorInfo info;
+        info.name = std::move(name);
+        info.shape = std::move(shape);
+        info.dtype = dtype;
+        info.dtype_name = std::string(qs::modelfile::dtypeName(dtype));
+        info.quantization = std::move(q);
+        tensors_.push_back(info);
+        bytes_.emplace_back(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+    }
+
+protected:
+    qs::Result<TensorData> loadStored(size_t index) const override {
+        TensorData t;
+        t.info = tensors_[index];
+        t.bytes = bytes_[index];
+        return t;
+    }
+
+private:
+    std::vector<std::string> bytes_;
+};
+
+// Two channels along axis 0 quantized as TFLite's converter does (symmetric, max|w|/127).
+std::shared_ptr<MemoryModel> perChannelModel() {
+    auto m = std::make_shared<MemoryModel>("mem.tflite");
+    const std::vector<float> scale = {0.5f / 127, 0.02f / 127};
+    const std::vector<int8_t> codes = {127, -64, 3, 0, 10, -127, 127, 5};
+    m->add("conv/weights", {2, 4}, DType::Int8, codes, qs::modelfile::StoredQuantization{scale, {0, 0}, 0});
+    const std::vector<float> f = {1.0f, 2.0f};
+    m->add("bias", {2}, DType::Float32, f);
+    return m;
+}
+
+bool waitShown(QSignalSpy& spy) { return spy.count() > 0 || spy.wait(20000); }
+
+}  // namespace
+
+class TstStoredQuantView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void showsTheRulesAndTheExactOne() {
+        qs::ui::StoredQuantView view;
+        view.resize(900, 700);
+        view.show();
+        QSignalSpy shown(&view, &qs::ui::StoredQuantView::comparisonShown);
+        view.setTensor(perChannelModel(), 0);
+        QVERIFY(waitShown(shown));
+        const auto& c = *view.comparison();
+        QCOMPARE(c.channels, int64_t{2});
+        QVERIFY(c.exact_rule >= 0);
+        QTableWidget* table = view.rulesTable();
+        QCOMPARE(table->rowCount(), static_cast<int>(c.rules.size()));
+        int exactRows = 0;
+        for (int r = 0; r < table->rowCount(); ++r) {
+            const auto& rule = c.rules[static_cast<size_t>(r)];
+            QCOMPARE(table->item(r, 0)->text(), QString::fromStdString(rule.label));
+            QCOMPARE(table->item(r, 4)->text(), rule.exact() ? QStringLiteral("yes") : QStringLiteral("no"));
+            if (rule.exact()) {
+                ++exactRows;
+                QCOMPARE(table->item(r, 1)->text(), QStringLiteral("0"));
+            } else {
+                QCOMPARE(table->item(r, 1)->text(), QString::number(rule.differing));
+            }
+        }
+        QVERIFY(exactRows >= 1);
+        // The exact rule is named above the table and its row is selected.
+        const QString exact = QString::fromStdString(c.rules[static_cast<size_t>(c.exact_rule)].label);
+        QVERIFY2(view.summaryLabel()->text().startsWith(exact), qPrintable(view.summaryLabel()->text()));
+        QVERIFY(view.summaryLabel()->text().contains("reproduces all 8 stored codes"));
+        QCOMPARE(table->selectionModel()->selectedRows().size(), 1);
+        QCOMPARE(table->selectionModel()->selectedRows()[0].row(), c.exact_rule);
+        QVERIFY(view.sourceLabel()->text().contains("round-trip"));
+
+        // The scatter shows channel 0's four codes; the spin box moves it to channel 1.
+        QCOMPARE(view.channelBox()->maximum(), 1);
+        QCOMPARE(view.codesGraph()->dataCount(), 4);
+        QCOMPARE(view.codesGraph()->data()->at(3)->value, 127.0);  // sorted by x: 0.5 is largest
+        view.channelBox()->setValue(1);
+        QCOMPARE(view.codesGraph()->dataCount(), 4);
+        double lo = 1e9, hi = -1e9;
+        for (auto it = view.codesGraph()->data()->constBegin(); it != view.codesGraph()->data()->constEnd(); ++it) {
+            lo = std::min(lo, it->value);
+            hi = std::max(hi, it->value);
+        }
+        QCOMPARE(lo, -127.0);
+        QCOMPARE(hi, 127.0);
+        // Dequantized values sit at code × scale of channel 1.
+        const double top = view.valuesGraph()->data()->at(view.valuesGraph()->dataCount() - 1)->value;
+        QCOMPARE(static_cast<float>(top), 127 * (0.02f / 127));
+        const auto csv = view.csvTable();
+        QCOMPARE(csv.columns.size(), size_t{3});
+        QCOMPARE(csv.columns[1].size(), size_t{4});
+    }
+
+    void aTensorWithoutCodesShowsItsError() {
+        qs::ui::StoredQuantView view;
+        QSignalSpy failed(&view, &qs::ui::StoredQuantView::failed);
+        view.setTensor(perChannelModel(), 1);
+        QVERIFY(failed.wait(20000));
+        const QString message = failed.at(0).at(0).toString();
+        QVERIFY2(message.contains("mem.tflite") && message.contains("'bias'"), qPrintable(message));
+        QCOMPARE(view.summaryLabel()->text(), message);
+        QCOMPARE(view.rulesTable()->rowCount(), 0);
+        QVERIFY(!view.comparison());
+    }
+
+    // With a float original in another file, the rules quantize its values.
+    void comparesWithTheOriginal() {
+        auto stored = std::make_shared<MemoryModel>("int8.safetensors");
+        auto original = std::make_shared<MemoryModel>("float32.safetensors");
+        const std::vector<float> x = {0.25f, -0.5f, 0.125f, 0.3f};
+        std::vector<int8_t> codes;
+        for (float v : x) codes.push_back(static_cast<int8_t>(std::lround(v / 0.5f * 127)));
+        stored->add("embeddings", {2, 2}, DType::Int8, codes);
+        original->add("embeddings", {2, 2}, DType::Float32, x);
+        qs::ui::StoredQuantView view;
+        QSignalSpy shown(&view, &qs::ui::StoredQuantView::comparisonShown);
+        view.setTensor(stored, 0, original);
+        QVERIFY(waitShown(shown));
+        QVERIFY(!view.comparison()->round_trip);
+        QVERIFY2(view.sourceLabel()->text().contains("float32.safetensors › embeddings"), qPrintable(view.sourceLabel()->text()));
+        QVERIFY(view.comparison()->exact_rule >= 0);
+        // The newest tensor wins; clear() empties the view.
+        view.clear();
+        QCOMPARE(view.rulesTable()->rowCount(), 0);
+        QCOMPARE(view.codesGraph()->dataCount(), 0);
+    }
+
+    // person_detect.tflite: its first convolution's int8 weights, per channel on axis 0.
+    void personDetectFirstConvolution() {
+        auto opened = qs::modelfile::openModel(QS_TEST_DATA_DIR "/models/tflite/person_detect.tflite");
+        if (!opened) QSKIP(qPrintable("the TFLite reader is not in this build: " + QString::fromStdString(opened.error().message)));
+        const auto& model = *opened;
+        int index = -1;
+        for (size_t i = 0; i < model->tensors().size() && index < 0; ++i) {
+            const auto& t = model->tensors()[i];
+            if (t.dtype == DType::Int8 && t.shape.size() == 4 && t.quantization && t.quantization->perChannel() &&
+                t.quantization->axis == 0)
+                index = static_cast<int>(i);
+        }
+        QVERIFY(index >= 0);
+        qs::ui::StoredQuantView view;
+        QSignalSpy shown(&view, &qs::ui::StoredQuantView::comparisonShown);
+        view.setTensor(model, index);
+        QVERIFY(waitShown(shown));
+        const auto& c = *view.comparison();
+        QCOMPARE(c.axis, 0);
+        QCOMPARE(c.channels, model->tensors()[static_cast<size_t>(index)].shape[0]);
+        QCOMPARE(view.rulesTable()->rowCount(), static_cast<int>(c.rules.size()));
+        QVERIFY2(c.exact_rule >= 0, c.summary.c_str());
+        const QString exact = view.rulesTable()->item(c.exact_rule, 0)->text();
+        QVERIFY2(view.summaryLabel()->text().startsWith(exact), qPrintable(view.summaryLabel()->text()));
+        QCOMPARE(view.rulesTable()->item(c.exact_rule, 4)->text(), QStringLiteral("yes"));
+        QVERIFY(view.codesGraph()->dataCount() > 0);
+    }
+};
+
+QTEST_MAIN(TstStoredQuantView)
+#include "tst_stored_quant_view.moc"
