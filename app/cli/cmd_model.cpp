@@ -20,6 +20,12 @@
 #include "app/cli/cmd_common.h"
 #include "app/cli/json_out.h"
 #include "app/cli/model_listing.h"
+#if __has_include("app/cli/model_report_cmd.h")
+#include "app/cli/model_report_cmd.h"
+#define QS_HAVE_MODEL_REPORT 1
+#else
+#define QS_HAVE_MODEL_REPORT 0
+#endif
 #include "core/data/npy_writer.h"
 #include "core/modelfile/model_file.h"
 #include "core/modelfile/tensor_values.h"
@@ -131,12 +137,17 @@ int writeTensor(const modelfile::ModelFile& model, const ParsedArgs& args) {
 
 // --- --report -------------------------------------------------------------------------
 
-// The whole-model report belongs to app/cli/model_report_cmd.* (helper "report"). LEAD:
-// replace this body by the call into it, e.g. `return runModelReport(model, args);` — it gets
-// the opened model and the parsed --report/--csv/--png/--case values; this is the only
-// call site.
-int report(const modelfile::ModelPtr& /*model*/, const ParsedArgs& /*args*/) {
+// The whole-model report is helper "report"'s: app/cli/model_report_cmd.* (runModelReport
+// reads --case and writes --report/--csv/--png). Until that branch is merged this build has
+// no report; once it is, the #if below can go.
+int report(const modelfile::ModelFile& model, const ParsedArgs& args) {
+#if QS_HAVE_MODEL_REPORT
+    return runModelReport(model, args);
+#else
+    (void)model;
+    (void)args;
     return reportInputError(kCommand, "--report is not available in this build yet");
+#endif
 }
 
 // --- dispatch ---------------------------------------------------------------------------
@@ -165,7 +176,7 @@ int run(const std::vector<std::string>& argv) {
     if (!model) return reportInputError(kCommand, model.error().message);
     if (args.has("--list")) return list(**model, args);
     if (args.has("--tensor")) return writeTensor(**model, args);
-    return report(*model, args);
+    return report(**model, args);
 }
 
 }  // namespace
@@ -197,10 +208,20 @@ extern const Command modelCommand{
     "  --raw                with --npy: the stored values in their own dtype (bfloat16, which\n"
     "                       NumPy lacks, as uint16 bit patterns)\n"
     "  --report OUT.json    the whole-model report: every float (or dequantized) weight tensor\n"
-    "                       quantized as CASE.json says, per tensor and per channel\n"
-    "  --csv OUT.csv        with --report: the rows as CSV\n"
-    "  --png OUT.png        with --report: the SQNR-per-tensor chart\n"
-    "  --case CASE.json     with --report: the op and its attributes (as for export)\n"
+    "                       with at least 2 elements quantized by the op CASE.json describes,\n"
+    "                       each with the range of its own data (the case's range is not used);\n"
+    "                       per channel along each tensor's channel axis when the case sets an\n"
+    "                       axis >= 0. Rows worst SQNR first: elements, min, max, mse, sqnr_db,\n"
+    "                       clipped_fraction, levels_used of levels_available, the best\n"
+    "                       calibration (min-max, percentile, MSE-optimal, KL) and its SQNR.\n"
+    "                       Tensors left out are listed under \"skipped\" with the reason.\n"
+    "  --csv OUT.csv        with --report: the rows as CSV: tensor,channel,shape,dtype,axis,\n"
+    "                       elements,min,max,mse,sqnr_db,clipped_fraction,levels_used,\n"
+    "                       levels_available,best_calibration,best_calibration_sqnr_db (channel\n"
+    "                       empty on a tensor's own line)\n"
+    "  --png OUT.png        with --report: a bar chart of SQNR per tensor (1600 x 1000)\n"
+    "  --case CASE.json     with --report: one case in the test vectors' schema (see\n"
+    "                       'export --help')\n"
     "\n"
     "Outputs are replaced atomically: a failed write keeps the previous file.\n"
     "Exit: 0 done, 2 unreadable or malformed file, unknown tensor (the message lists the\n"
