@@ -209,6 +209,77 @@ private slots:
         for (size_t i = 0; i < v.size(); ++i) QCOMPARE(v[i], float(static_cast<qint8>(i8.data[qsizetype(i)])));
     }
 
+    // .npz members as the file holds them (values written by make_npz_samples.py): float16
+    // and float64 converted to the nearest float32, fortran order given back row-major; --raw
+    // keeps each member's own dtype; a complex member is listed but not written.
+    void npzMembersAndTheirDtypes() {
+        const QString file = model("npz/mixed.npz");
+        const QJsonObject listing = listJson(file);
+        QCOMPARE(listing["format"].toString(), QStringLiteral("npz"));
+        QStringList names, dtypes;
+        for (const auto& t : listing["tensors"].toArray()) {
+            names << t.toObject()["name"].toString();
+            dtypes << t.toObject()["dtype"].toString();
+            QVERIFY(t.toObject()["quantization"].isNull());
+        }
+        QCOMPARE(names, (QStringList{"weights", "bias", "fortran", "codes", "big", "half", "u16", "scalar", "layer/kernel",
+                                     "fortran_deflated", "complex"}));
+        QCOMPARE(dtypes.mid(0, 7), (QStringList{"float32", "float64", "float64", "int8", "float32", "float16", "uint16"}));
+        QTemporaryDir dir;
+        const QString out = dir.filePath("m.npy");
+        struct Expect {
+            const char* member;
+            QString floatDescr, rawDescr;
+            std::vector<float> values;
+        };
+        const Expect expects[] = {
+            {"half", "<f4", "<f2", {1.0f, -2.0f, 0x1p-24f}},
+            {"bias", "<f4", "<f8", {0.5f, -0.25f, 1e-3f}},
+            {"fortran", "<f4", "<f8", {1, 2, 3, 4, 5, 6}},
+            {"fortran_deflated", "<f4", "<i2", {1, 2, 3, 4, 5, 6}},
+            {"codes", "<f4", "|i1", {-128, -1, 0, 127}},
+            {"u16", "<f4", "<u2", {0, 65535}},
+            {"scalar", "<f4", "<f4", {7}},
+        };
+        for (const Expect& e : expects) {
+            QVERIFY2(runCli({"model", file, "--tensor", e.member, "--npy", out}).exitCode == 0, e.member);
+            auto f = readNpy(out);
+            QVERIFY(f);
+            QCOMPARE(f->descr, e.floatDescr);
+            QCOMPARE(floats(f->data), e.values);
+            QVERIFY(runCli({"model", file, "--tensor", e.member, "--npy", out, "--raw"}).exitCode == 0);
+            auto raw = readNpy(out);
+            QVERIFY(raw);
+            QCOMPARE(raw->descr, e.rawDescr);
+            QCOMPARE(raw->shape, f->shape);
+        }
+        QCOMPARE(readNpy(out)->shape, QList<qint64>{});  // the 0-d member stays 0-d
+        const Run r = runCli({"model", file, "--tensor", "complex", "--npy", out});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("mixed.npz") && r.err.contains("'complex'"), qPrintable(r.err));
+    }
+
+    // A single .npy is a model of one tensor named after the file.
+    void npyFileRoundTrip() {
+        QTemporaryDir dir;
+        QByteArray header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }";
+        while ((10 + header.size() + 1) % 64) header += ' ';
+        header += '\n';
+        const float v[] = {1.5f, -0.0f, 3e-7f, 65504.0f};
+        QByteArray bytes = QByteArray("\x93NUMPY\x01\x00", 8);
+        bytes += char(header.size() & 0xFF);
+        bytes += char(header.size() >> 8);
+        bytes += header + QByteArray(reinterpret_cast<const char*>(v), sizeof v);
+        const QString in = writeFile(dir, "layer1.npy", bytes);
+        const QJsonObject listing = listJson(in);
+        QCOMPARE(listing["format"].toString(), QStringLiteral("npy"));
+        QCOMPARE(listing["tensors"].toArray().size(), 1);
+        QCOMPARE(listing["tensors"].toArray()[0].toObject()["name"].toString(), QStringLiteral("layer1"));
+        const QString out = dir.filePath("out.npy");
+        QCOMPARE(runCli({"model", in, "--tensor", "layer1", "--npy", out}).exitCode, 0);
+        QCOMPARE(readAll(out), bytes);  // the same header layout as numpy.save, the same bytes
+    }
+
     // A failed write keeps the previous output (atomic replacement): the folder does not exist.
     void failedWriteIsAnError() {
         QTemporaryDir dir;

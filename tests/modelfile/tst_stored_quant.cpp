@@ -143,6 +143,85 @@ private slots:
         QVERIFY(!rule(*c, "the file's scale"));  // trivially exact on its own values: not offered
     }
 
+    // person_detect.tflite: every int8 weight tensor is stored per channel (axis 0, or 3 for
+    // the depthwise kernels and the first convolution). Without the float weights this is a
+    // round trip: quantizing code × scale again. Measured: the symmetric narrow-range rules
+    // (QuantizeV2 SCALED narrow_range, QDQ V4 narrow range, TFLite's symmetric weights either
+    // way of dividing) give every code back in all 28 tensors; SCALED over the full [-128, 127]
+    // moves some codes by exactly 1 (its scale is 128/|min| when the channel's negative side
+    // dominates); the asymmetric schemes put the zero point elsewhere.
+    void personDetectWeightsRoundTrip() {
+        auto model = qs::modelfile::openModel(modelPath("tflite/person_detect.tflite").toStdString());
+        QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
+        int compared = 0;
+        for (size_t i = 0; i < (*model)->tensors().size(); ++i) {
+            const auto& info = (*model)->tensors()[i];
+            if (info.dtype != DType::Int8 || info.shape.size() != 4) continue;
+            QVERIFY(qs::analysis::isStoredQuantized(info));
+            auto data = (*model)->load(i);
+            QVERIFY(data.ok());
+            auto c = compareStoredQuantization(*data);
+            QVERIFY2(c.ok(), info.name.c_str());
+            QVERIFY(c->round_trip);
+            QCOMPARE(c->axis, info.quantization->axis);
+            QCOMPARE(c->channels, info.shape[static_cast<size_t>(c->axis)]);
+            for (const char* exact : {"TF QuantizeV2 SCALED qint8, narrow_range", "TF QuantizeAndDequantizeV4 narrow_range",
+                                      "TFLite symmetric weights (int8", "TFLite symmetric weights, x · (1/scale)"})
+                QVERIFY2(rule(*c, exact)->exact(), (info.name + ": " + exact).c_str());
+            QCOMPARE(QString::fromStdString(c->rules[static_cast<size_t>(c->exact_rule)].label),
+                     QStringLiteral("TF QuantizeV2 SCALED qint8, narrow_range"));
+            const auto* wide = rule(*c, "TF QuantizeV2 SCALED qint8");
+            QVERIFY(wide->differing > 0);
+            QCOMPARE(wide->max_code_diff, int64_t{1});
+            for (const char* asymmetric : {"PyTorch", "ONNX", "TFLite asymmetric"})
+                QVERIFY(rule(*c, asymmetric)->differing > 0);
+            if (info.name == "MobilenetV1/Conv2d_0/weights/read") {
+                QCOMPARE(c->axis, 3);
+                QCOMPARE(c->channels, int64_t{8});
+                QCOMPARE(wide->differing, int64_t{29});
+                QCOMPARE(wide->channels_differing, int64_t{6});
+                QCOMPARE(c->code_min, -127);
+                QCOMPARE(c->code_max, 127);
+            }
+            ++compared;
+        }
+        QCOMPARE(compared, 28);
+    }
+
+    // The safetensors pair: test-model-int8 holds round(x / max|x| × 127) of test-model-float32
+    // and no scale. Fed the float original, TF's QuantizeV2 SCALED qint8 with narrow_range
+    // stores exactly these 59056 codes (so does QDQ V4 narrow range, and TFLite's symmetric
+    // weights); without narrow_range 11120 codes differ by one.
+    void safetensorsPairAgainstItsOriginal() {
+        auto stored = qs::modelfile::openModel(modelPath("safetensors/test-model-int8.safetensors").toStdString());
+        auto original = qs::modelfile::openModel(modelPath("safetensors/test-model-float32.safetensors").toStdString());
+        QVERIFY(stored.ok() && original.ok());
+        auto codes = (*stored)->load(0);
+        auto floats = (*original)->load(static_cast<size_t>((*original)->find("embeddings")));
+        QVERIFY(codes.ok() && floats.ok());
+        QVERIFY(!qs::analysis::isStoredQuantized(codes->info));
+        QVERIFY(!compareStoredQuantization(*codes).ok());  // no scale, no original: refused
+        auto c = compareStoredQuantization(*codes, &*floats, "test-model-float32.safetensors › embeddings");
+        QVERIFY(c.ok());
+        QVERIFY(!c->round_trip);
+        QCOMPARE(c->axis, -1);
+        QCOMPARE(c->codes.size(), size_t{59056});
+        QCOMPARE(QString::fromStdString(c->rules[static_cast<size_t>(c->exact_rule)].label),
+                 QStringLiteral("TF QuantizeV2 SCALED qint8, narrow_range"));
+        for (const char* exact : {"TF QuantizeAndDequantizeV4 narrow_range", "TFLite symmetric weights (int8",
+                                  "TFLite symmetric weights, x · (1/scale)"})
+            QVERIFY2(rule(*c, exact)->exact(), exact);
+        const auto* wide = rule(*c, "TF QuantizeV2 SCALED qint8");
+        QCOMPARE(wide->differing, int64_t{11120});
+        QCOMPARE(wide->max_code_diff, int64_t{1});
+        QVERIFY(rule(*c, "PyTorch")->differing > 59000);
+        // The values: code × max|x| / 127, the scale the original implies.
+        float maxAbs = 0;
+        for (float x : c->input) maxAbs = std::max(maxAbs, std::fabs(x));
+        QCOMPARE(c->dequantized[0], static_cast<float>(c->codes[0]) * (maxAbs / 127.0f));
+        QVERIFY(QString::fromStdString(c->summary).contains("test-model-float32.safetensors"));
+    }
+
     void refusals() {
         const std::vector<float> f = {1, 2};
         QCOMPARE(compareStoredQuantization(tensorOf("f", {2}, DType::Float32, f)).error().kind, std::string("DataError"));

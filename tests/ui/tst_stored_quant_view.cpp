@@ -158,32 +158,32 @@ private slots:
         QCOMPARE(view.codesGraph()->dataCount(), 0);
     }
 
-    // person_detect.tflite: its first convolution's int8 weights, per channel on axis 0.
+    // person_detect.tflite: its first convolution's int8 weights [1, 3, 3, 8], per channel on
+    // axis 3; QuantizeV2 SCALED narrow_range gives all 72 codes back (a round trip).
     void personDetectFirstConvolution() {
         auto opened = qs::modelfile::openModel(QS_TEST_DATA_DIR "/models/tflite/person_detect.tflite");
-        if (!opened) QSKIP(qPrintable("the TFLite reader is not in this build: " + QString::fromStdString(opened.error().message)));
+        QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
         const auto& model = *opened;
-        int index = -1;
-        for (size_t i = 0; i < model->tensors().size() && index < 0; ++i) {
-            const auto& t = model->tensors()[i];
-            if (t.dtype == DType::Int8 && t.shape.size() == 4 && t.quantization && t.quantization->perChannel() &&
-                t.quantization->axis == 0)
-                index = static_cast<int>(i);
-        }
+        const int index = static_cast<int>(model->find("MobilenetV1/Conv2d_0/weights/read"));
         QVERIFY(index >= 0);
         qs::ui::StoredQuantView view;
         QSignalSpy shown(&view, &qs::ui::StoredQuantView::comparisonShown);
         view.setTensor(model, index);
         QVERIFY(waitShown(shown));
         const auto& c = *view.comparison();
-        QCOMPARE(c.axis, 0);
-        QCOMPARE(c.channels, model->tensors()[static_cast<size_t>(index)].shape[0]);
+        QCOMPARE(c.axis, 3);
+        QCOMPARE(c.channels, int64_t{8});
         QCOMPARE(view.rulesTable()->rowCount(), static_cast<int>(c.rules.size()));
         QVERIFY2(c.exact_rule >= 0, c.summary.c_str());
         const QString exact = view.rulesTable()->item(c.exact_rule, 0)->text();
         QVERIFY2(view.summaryLabel()->text().startsWith(exact), qPrintable(view.summaryLabel()->text()));
+        QCOMPARE(exact, QStringLiteral("TF QuantizeV2 SCALED qint8, narrow_range"));
         QCOMPARE(view.rulesTable()->item(c.exact_rule, 4)->text(), QStringLiteral("yes"));
-        QVERIFY(view.codesGraph()->dataCount() > 0);
+        QCOMPARE(view.rulesTable()->item(0, 1)->text(), QStringLiteral("29"));  // full-range SCALED
+        QCOMPARE(view.rulesTable()->item(0, 2)->text(), QStringLiteral("6 of 8"));
+        QCOMPARE(view.channelBox()->maximum(), 7);
+        QCOMPARE(view.codesGraph()->dataCount(), 9);  // 3 × 3 weights per output channel
+        QVERIFY(view.sourceLabel()->text().contains("round-trip"));
     }
 };
 
