@@ -79,7 +79,7 @@ std::vector<RuleDef> ruleDefs(QType T, bool isSigned, int bits, bool withStored)
             s.tf.ensure_minimum_range = emr;
             defs.push_back({"TF QuantizeV2 SCALED " + tName + (narrow ? ", narrow_range" : "") +
                                 (emr == 0 ? ", ensure_minimum_range 0" : ""),
-                            s});
+                            s, false, std::nullopt});
         }
     {
         Scheme s;
@@ -91,19 +91,19 @@ std::vector<RuleDef> ruleDefs(QType T, bool isSigned, int bits, bool withStored)
         s.tf.round_mode = RoundMode::HalfToEven;
         defs.push_back({"TF QuantizeAndDequantizeV4 narrow_range, " + std::to_string(bits) + " bits " +
                             (isSigned ? "signed" : "unsigned") + " (levels)",
-                        s});
+                        s, false, std::nullopt});
     }
     for (SchemeKind k : {SchemeKind::PyTorch, SchemeKind::Onnx, SchemeKind::TfliteInt8, SchemeKind::TfliteSymmetric}) {
         if (k == SchemeKind::TfliteSymmetric && !isSigned) continue;
         Scheme s;
         s.kind = k;
         s.is_signed = isSigned;
-        defs.push_back({schemeLabel(s), s});
+        defs.push_back({schemeLabel(s), s, false, std::nullopt});
     }
     if (isSigned) {
         Scheme s;
         s.kind = SchemeKind::TfliteSymmetric;
-        defs.push_back({"TFLite symmetric weights, x · (1/scale) as its converter multiplies", s, true});
+        defs.push_back({"TFLite symmetric weights, x · (1/scale) as its converter multiplies", s, true, std::nullopt});
     }
     if (withStored) {
         defs.push_back({"the file's scale and zero point, round half away from zero (TFLite)", {}, false,
@@ -318,6 +318,7 @@ CodePoints channelCodePoints(const StoredQuantComparison& cmp, int64_t channel, 
         out.x.push_back(cmp.input[i]);
         out.code.push_back(cmp.codes[i]);
         out.value.push_back(cmp.dequantized[i]);
+        out.error.push_back(cmp.dequantized[i] - cmp.input[i]);
     }
     return out;
 }

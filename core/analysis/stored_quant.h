@@ -74,11 +74,11 @@ Result<StoredQuantComparison> compareStoredQuantization(const modelfile::TensorD
                                                         const modelfile::TensorData* original = nullptr,
                                                         const std::string& originalLabel = {});
 
-// The (input float, stored code, dequantized value) triples of one channel, at most
-// `maxPoints` of them, evenly spread over the channel (the stored-quantization view's
-// transfer scatter).
+// The input floats of one channel with their stored codes, dequantized values and the error
+// value − x (in float32, as the values are), at most `maxPoints` of them, evenly spread over
+// the channel (the stored-quantization view's transfer scatter).
 struct CodePoints {
-    std::vector<double> x, code, value;
+    std::vector<double> x, code, value, error;
 };
 CodePoints channelCodePoints(const StoredQuantComparison& cmp, int64_t channel, size_t maxPoints);
 

@@ -209,6 +209,40 @@ private slots:
         for (size_t i = 0; i < v.size(); ++i) QCOMPARE(v[i], float(static_cast<qint8>(i8.data[qsizetype(i)])));
     }
 
+    // hello_world_int8: per-tensor quantization (one scale, one zero point, axis 0 as the
+    // file says nothing), int32 biases included; --raw of a bias is '<i4' and its float32 is
+    // code × scale.
+    void tflitePerTensorQuantization() {
+        const QString file = model("tflite/hello_world_int8.tflite");
+        const QJsonObject listing = listJson(file);
+        QCOMPARE(listing["tensors"].toArray().size(), 6);
+        for (const auto& v : listing["tensors"].toArray()) {
+            const QJsonObject q = v.toObject()["quantization"].toObject();
+            QCOMPARE(q["scale"].toArray().size(), 1);
+            QCOMPARE(q["zero_point"].toArray(), QJsonArray{0});
+            QCOMPARE(q["axis"].toInt(), 0);
+        }
+        const QJsonObject bias = listing["tensors"].toArray()[2].toObject();
+        QCOMPARE(bias["name"].toString(), QStringLiteral("sequential/dense_1/BiasAdd/ReadVariableOp"));
+        QCOMPARE(bias["dtype"].toString(), QStringLiteral("int32"));
+        QTemporaryDir dir;
+        QCOMPARE(runCli({"model", file, "--tensor", bias["name"].toString(), "--npy", dir.filePath("b.npy"), "--raw"}).exitCode, 0);
+        QCOMPARE(runCli({"model", file, "--tensor", bias["name"].toString(), "--npy", dir.filePath("f.npy")}).exitCode, 0);
+        const auto raw = readNpy(dir.filePath("b.npy"));
+        const auto f = readNpy(dir.filePath("f.npy"));
+        QVERIFY(raw && f);
+        QCOMPARE(raw->descr, QStringLiteral("<i4"));
+        QCOMPARE(raw->shape, QList<qint64>{16});
+        const float scale = static_cast<float>(bias["quantization"].toObject()["scale"].toArray()[0].toDouble());
+        const std::vector<float> values = floats(f->data);
+        QCOMPARE(values.size(), size_t{16});
+        for (size_t i = 0; i < 16; ++i) {
+            qint32 code;
+            std::memcpy(&code, raw->data.constData() + 4 * i, 4);
+            QCOMPARE(values[i], static_cast<float>(code) * scale);
+        }
+    }
+
     // .npz members as the file holds them (values written by make_npz_samples.py): float16
     // and float64 converted to the nearest float32, fortran order given back row-major; --raw
     // keeps each member's own dtype; a complex member is listed but not written.

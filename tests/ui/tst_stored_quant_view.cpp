@@ -2,7 +2,9 @@
 // setTensor(), the comparison computed off the UI thread and shown (rule table, exact rule
 // named and selected, scatter of codes per channel, channel spin box), errors shown in place.
 // On models made here (a ModelFile in memory whose codes come from a known rule) and on
-// person_detect.tflite's first convolution weights.
+// person_detect.tflite's first convolution weights and the safetensors int8 table with its
+// float original. Set QS_STORED_QUANT_SCREENSHOT=<file.png> to save the latter's view.
+#include <QDir>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -116,11 +118,14 @@ private slots:
         }
         QCOMPARE(lo, -127.0);
         QCOMPARE(hi, 127.0);
-        // Dequantized values sit at code × scale of channel 1.
-        const double top = view.valuesGraph()->data()->at(view.valuesGraph()->dataCount() - 1)->value;
-        QCOMPARE(static_cast<float>(top), 127 * (0.02f / 127));
+        // Dequantized values sit at code × scale of channel 1; in a round trip they are the
+        // input itself, so the error series is 0 throughout.
         const auto csv = view.csvTable();
-        QCOMPARE(csv.columns.size(), size_t{3});
+        QCOMPARE(csv.columns.size(), size_t{4});
+        QCOMPARE(static_cast<float>(*std::max_element(csv.columns[2].begin(), csv.columns[2].end())), 127 * (0.02f / 127));
+        QCOMPARE(view.errorGraph()->dataCount(), 4);
+        for (auto it = view.errorGraph()->data()->constBegin(); it != view.errorGraph()->data()->constEnd(); ++it)
+            QCOMPARE(it->value, 0.0);
         QCOMPARE(csv.columns[1].size(), size_t{4});
     }
 
@@ -184,6 +189,36 @@ private slots:
         QCOMPARE(view.channelBox()->maximum(), 7);
         QCOMPARE(view.codesGraph()->dataCount(), 9);  // 3 × 3 weights per output channel
         QVERIFY(view.sourceLabel()->text().contains("round-trip"));
+    }
+
+    // The safetensors pair: the int8 table against the float file it was made from.
+    void safetensorsPairWithItsOriginal() {
+        auto stored = qs::modelfile::openModel(QS_TEST_DATA_DIR "/models/safetensors/test-model-int8.safetensors");
+        auto original = qs::modelfile::openModel(QS_TEST_DATA_DIR "/models/safetensors/test-model-float32.safetensors");
+        QVERIFY(stored.ok() && original.ok());
+        qs::ui::StoredQuantView view;
+        view.resize(1100, 800);
+        view.show();
+        QSignalSpy shown(&view, &qs::ui::StoredQuantView::comparisonShown);
+        view.setTensor(*stored, 0, *original);
+        QVERIFY(waitShown(shown));
+        QVERIFY(view.summaryLabel()->text().startsWith("TF QuantizeV2 SCALED qint8, narrow_range per tensor reproduces all 59056"));
+        QVERIFY(view.sourceLabel()->text().contains("test-model-float32.safetensors › embeddings"));
+        QCOMPARE(view.rulesTable()->item(0, 1)->text(), QStringLiteral("11120"));
+        QCOMPARE(view.channelBox()->maximum(), 0);
+        QCOMPARE(view.codesGraph()->dataCount(), 59056 / 3 + 1);  // every third point: at most 20000
+        // Against the original the error is the quantization's: within half a step,
+        // max|x| / 127 / 2 (the implied scale is in the source line).
+        const auto csv = view.csvTable();
+        const double step = view.comparison()->dequantized[0] / view.comparison()->codes[0];
+        double worst = 0;
+        for (double e : csv.columns[3]) worst = std::max(worst, std::fabs(e));
+        QVERIFY(worst > 0.4 * step && worst <= 0.5 * step * (1 + 1e-5));
+        const QString shot = qEnvironmentVariable("QS_STORED_QUANT_SCREENSHOT");
+        if (!shot.isEmpty()) {
+            QTest::qWait(200);
+            QVERIFY(view.grab().save(shot));
+        }
     }
 };
 

@@ -1,5 +1,6 @@
 #include "ui/modelfile/stored_quant_view.h"
 
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -34,18 +35,19 @@ StoredQuantView::StoredQuantView(QWidget* parent)
     plot()->setObjectName(QStringLiteral("storedQuantPlot"));
     plot()->xAxis->setLabel(tr("input value (float32)"));
     plot()->yAxis->setLabel(tr("stored code"));
-    plot()->yAxis2->setLabel(tr("dequantized value"));
+    plot()->yAxis2->setLabel(tr("dequantized − input"));
     plot()->yAxis2->setVisible(true);
     plot()->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
     plot()->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
     plot()->legend->setVisible(true);
     plot()->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // The error first, so the codes are drawn over its cloud.
+    error_ = plot()->addGraph(plot()->xAxis, plot()->yAxis2);
+    error_->setName(tr("dequantized − input (right axis)"));
+    error_->setLineStyle(QCPGraph::lsNone);
     codes_ = plot()->addGraph();
     codes_->setName(tr("stored code"));
     codes_->setLineStyle(QCPGraph::lsNone);
-    values_ = plot()->addGraph(plot()->xAxis, plot()->yAxis2);
-    values_->setName(tr("dequantized value"));
-    values_->setLineStyle(QCPGraph::lsNone);
 
     summary_ = new QLabel;
     summary_->setObjectName(QStringLiteral("storedQuantSummary"));
@@ -116,7 +118,9 @@ void StoredQuantView::setTensor(std::shared_ptr<const qs::modelfile::ModelFile> 
                 auto loaded = original->load(static_cast<size_t>(o));
                 if (!loaded) return fail(loaded.error().message);
                 originalData = std::move(loaded).value();
-                originalLabel = original->label() + " › " + stored->info.name;
+                // The file's name, not its path: the line above the plot stays short.
+                originalLabel = QFileInfo(QString::fromStdString(original->label())).fileName().toStdString() +
+                                " › " + stored->info.name;
             }
             auto result = qs::analysis::compareStoredQuantization(*stored, originalData ? &*originalData : nullptr,
                                                                   originalLabel);
@@ -135,8 +139,9 @@ void StoredQuantView::clear(const QString& reason) {
     summary_->setText(reason.isEmpty() ? tr("Select a tensor stored as integer codes (int8, uint8, int16).") : reason);
     source_->clear();
     channelBox_->setRange(0, 0);
+    points_ = {};
     codes_->data()->clear();
-    values_->data()->clear();
+    error_->data()->clear();
     setStale(false);
     plot()->replot();
 }
@@ -170,8 +175,9 @@ void StoredQuantView::showError(const QString& message) {
     table_->setRowCount(0);
     summary_->setText(message);
     source_->clear();
+    points_ = {};
     codes_->data()->clear();
-    values_->data()->clear();
+    error_->data()->clear();
     plot()->replot();
     emit failed(message);
 }
@@ -210,13 +216,13 @@ void StoredQuantView::fillTable() {
 void StoredQuantView::drawChannel() {
     if (!comparison_) return;
     const auto& c = *comparison_;
-    const auto points = qs::analysis::channelCodePoints(c, channelBox_->value(), kMaxPoints);
-    const QVector<double> xs(points.x.begin(), points.x.end()), codes(points.code.begin(), points.code.end()),
-        values(points.value.begin(), points.value.end());
+    points_ = qs::analysis::channelCodePoints(c, channelBox_->value(), kMaxPoints);
+    const QVector<double> xs(points_.x.begin(), points_.x.end()), codes(points_.code.begin(), points_.code.end()),
+        errors(points_.error.begin(), points_.error.end());
     codes_->setData(xs, codes, false);
-    values_->setData(xs, values, false);
+    error_->setData(xs, errors, false);
     codes_->rescaleAxes();
-    values_->rescaleValueAxis();
+    error_->rescaleValueAxis();
     auto pad = [](QCPRange r) {
         const double p = 0.05 * std::max(1e-12, r.size());
         return QCPRange(r.lower - p, r.upper + p);
@@ -230,21 +236,16 @@ void StoredQuantView::drawChannel() {
 
 data::NumberColumns StoredQuantView::csvTable() const {
     data::NumberColumns t;
-    t.header = {"input x", "stored code", "dequantized value"};
-    t.columns.resize(3);
-    for (auto it = codes_->data()->constBegin(); it != codes_->data()->constEnd(); ++it) {
-        t.columns[0].push_back(it->key);
-        t.columns[1].push_back(it->value);
-    }
-    for (auto it = values_->data()->constBegin(); it != values_->data()->constEnd(); ++it) t.columns[2].push_back(it->value);
+    t.header = {"input x", "stored code", "dequantized value", "dequantized - input"};
+    t.columns = {points_.x, points_.code, points_.value, points_.error};
     return t;
 }
 
 void StoredQuantView::applySeriesStyle(const PlotPalette& p) {
     codes_->setPen(QPen(p.code));
     codes_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, p.code, p.code, 4));
-    values_->setPen(QPen(p.curve));
-    values_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, p.curve, 5));
+    error_->setPen(QPen(p.error));
+    error_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, p.error, 3));
 }
 
 }  // namespace qs::ui

@@ -1,7 +1,8 @@
 // The stored-quantization view: for a tensor a model file stores as integer codes (TFLite
 // int8 weights with their scales, an int8 copy next to its float original), the stored codes
 // against the floats they stand for, channel by channel (a scatter of code over input value,
-// with the dequantized values as a second series), and the table of the rules that could have
+// and on the right axis what dequantizing the code gives back minus the input: the stored
+// quantization's error, exactly 0 in a round-trip check), and the table of the rules that could have
 // made them (core/analysis/stored_quant.h): TF's QuantizeV2 SCALED and QDQ V4, the
 // Frameworks tab's schemes, the file's own scale; per rule the differing codes, the channels
 // they lie in, the largest code difference and whether it reproduces the file exactly. The
@@ -50,9 +51,9 @@ public:
     QLabel* sourceLabel() const { return source_; }
     QSpinBox* channelBox() const { return channelBox_; }
     QCPGraph* codesGraph() const { return codes_; }
-    QCPGraph* valuesGraph() const { return values_; }
+    QCPGraph* errorGraph() const { return error_; }
 
-    // input x, stored code, dequantized value of the plotted channel's points.
+    // input x, stored code, dequantized value, error of the plotted channel's points.
     data::NumberColumns csvTable() const override;
 
 signals:
@@ -71,7 +72,8 @@ private:
     JobRunner* runner_ = nullptr;
     StoredQuantPtr comparison_;
     QCPGraph* codes_ = nullptr;   // stored code over input x
-    QCPGraph* values_ = nullptr;  // dequantized value over input x, right axis
+    QCPGraph* error_ = nullptr;   // dequantized value − input x, right axis
+    qs::analysis::CodePoints points_;  // what the graphs show
     QTableWidget* table_ = nullptr;
     QLabel* summary_ = nullptr;
     QLabel* source_ = nullptr;
