@@ -20,12 +20,7 @@
 #include "app/cli/cmd_common.h"
 #include "app/cli/json_out.h"
 #include "app/cli/model_listing.h"
-#if __has_include("app/cli/model_report_cmd.h")
 #include "app/cli/model_report_cmd.h"
-#define QS_HAVE_MODEL_REPORT 1
-#else
-#define QS_HAVE_MODEL_REPORT 0
-#endif
 #include "core/data/npy_writer.h"
 #include "core/modelfile/model_file.h"
 #include "core/modelfile/tensor_values.h"
@@ -137,18 +132,9 @@ int writeTensor(const modelfile::ModelFile& model, const ParsedArgs& args) {
 
 // --- --report -------------------------------------------------------------------------
 
-// The whole-model report is helper "report"'s: app/cli/model_report_cmd.* (runModelReport
-// reads --case and writes --report/--csv/--png). Until that branch is merged this build has
-// no report; once it is, the #if below can go.
-int report(const modelfile::ModelFile& model, const ParsedArgs& args) {
-#if QS_HAVE_MODEL_REPORT
-    return runModelReport(model, args);
-#else
-    (void)model;
-    (void)args;
-    return reportInputError(kCommand, "--report is not available in this build yet");
-#endif
-}
+// The whole-model report: app/cli/model_report_cmd.* reads --case and writes --report,
+// --csv and --png.
+int report(const modelfile::ModelFile& model, const ParsedArgs& args) { return runModelReport(model, args); }
 
 // --- dispatch ---------------------------------------------------------------------------
 

@@ -314,6 +314,71 @@ private slots:
         QCOMPARE(readAll(out), bytes);  // the same header layout as numpy.save, the same bytes
     }
 
+    // ONNX: the listing equals what protoc decodes from the files (onnx-listings/*.tsv:
+    // name, shape, dtype per line, in file order), no stored quantization.
+    void onnxListingsMatchProtoc() {
+        for (const char* name : {"silero_vad_legacy", "ch_ppocr_mobile_v2.0_cls_infer"}) {
+            const QJsonObject listing = listJson(model((QStringLiteral("onnx/") + name + ".onnx").toUtf8().constData()));
+            QCOMPARE(listing["format"].toString(), QStringLiteral("onnx"));
+            const QStringList expected = QString::fromUtf8(readAll(model((QStringLiteral("onnx-listings/") + name + ".tsv")
+                                                                             .toUtf8().constData())))
+                                             .split('\n', Qt::SkipEmptyParts);
+            const QJsonArray tensors = listing["tensors"].toArray();
+            QCOMPARE(tensors.size(), expected.size());
+            for (qsizetype i = 0; i < tensors.size(); ++i) {
+                const QJsonObject t = tensors[i].toObject();
+                QStringList dims;
+                for (qint64 d : shapeOf(t)) dims << QString::number(d);
+                const QString line = t["name"].toString() + '\t' + '[' + dims.join(',') + ']' + '\t' + t["dtype"].toString();
+                QVERIFY2(expected[i].startsWith(line + '\t'), qPrintable(line + " vs " + expected[i]));
+                QVERIFY(t["quantization"].isNull());
+            }
+        }
+    }
+
+    // Keras HDF5 and .keras: dataset paths without the leading '/', the format each.
+    void kerasFilesList() {
+        const QJsonObject h5 = listJson(model("hdf5/keypoint_classifier.hdf5"));
+        QCOMPARE(h5["format"].toString(), QStringLiteral("hdf5"));
+        const QJsonObject keras = listJson(model("keras/keypoint_classifier_stored.keras"));
+        QCOMPARE(keras["format"].toString(), QStringLiteral("keras"));
+        for (const QJsonObject& listing : {h5, keras}) {
+            QStringList names;
+            for (const auto& t : listing["tensors"].toArray()) names << t.toObject()["name"].toString();
+            QVERIFY2(names.contains("model_weights/dense/dense/kernel:0"), qPrintable(names.join(' ')));
+            for (const auto& t : listing["tensors"].toArray())
+                if (t.toObject()["name"] == "model_weights/dense/dense/kernel:0")
+                    QCOMPARE(shapeOf(t.toObject()), (QList<qint64>{42, 20}));
+        }
+        QCOMPARE(keras["tensors"], h5["tensors"]);  // the same weights inside the zip
+    }
+
+    // The SavedModel folder: its variables as checkpoint keys; a = 0.5 and b = 2 (the
+    // half_plus_two servable); the string object graph is listed but has no .npy.
+    void savedModelVariables() {
+        const QString folder = model("checkpoint/half_plus_two");
+        const QJsonObject listing = listJson(folder);
+        QCOMPARE(listing["format"].toString(), QStringLiteral("tf-checkpoint"));
+        QTemporaryDir dir;
+        const QString out = dir.filePath("v.npy");
+        const std::pair<const char*, float> expected[] = {{"a/.ATTRIBUTES/VARIABLE_VALUE", 0.5f},
+                                                          {"b/.ATTRIBUTES/VARIABLE_VALUE", 2.0f}};
+        for (const auto& [name, value] : expected) {
+            QCOMPARE(runCli({"model", folder, "--tensor", name, "--npy", out}).exitCode, 0);
+            const auto npy = readNpy(out);
+            QVERIFY(npy);
+            QCOMPARE(npy->shape, QList<qint64>{});
+            QCOMPARE(floats(npy->data), std::vector<float>{value});
+        }
+        const Run r = runCli({"model", folder, "--tensor", "_CHECKPOINTABLE_OBJECT_GRAPH", "--npy", out});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("_CHECKPOINTABLE_OBJECT_GRAPH"), qPrintable(r.err));
+        // A near miss lists the variables.
+        const Run near = runCli({"model", folder, "--tensor", "a/.ATTRIBUTES/VARIABLE_VALU", "--npy", out});
+        QCOMPARE(near.exitCode, 2);
+        QVERIFY2(near.err.contains("'a/.ATTRIBUTES/VARIABLE_VALUE'"), qPrintable(near.err));
+    }
+
     // A failed write keeps the previous output (atomic replacement): the folder does not exist.
     void failedWriteIsAnError() {
         QTemporaryDir dir;
