@@ -218,7 +218,7 @@ bool hasStoredCodes(const TensorInfo& info) {
 bool isStoredQuantized(const TensorInfo& info) { return hasStoredCodes(info) && info.quantization.has_value(); }
 
 Result<StoredQuantComparison> compareStoredQuantization(const TensorData& stored, const TensorData* original,
-                                                        const std::string& originalLabel) {
+                                                        const std::string& originalLabel, const std::atomic<bool>* cancel) {
     const TensorInfo& info = stored.info;
     if (!hasStoredCodes(info))
         return tensorError(info, "holds " + info.dtype_name + ", not int8, uint8, int16 or uint16 codes");
@@ -281,8 +281,10 @@ Result<StoredQuantComparison> compareStoredQuantization(const TensorData& stored
     const bool withStored = original && info.quantization &&
                             (info.quantization->scale.size() == 1 ||
                              static_cast<int64_t>(info.quantization->scale.size()) == cmp.channels);
-    for (const RuleDef& def : ruleDefs(T, cmp.is_signed, cmp.bits, withStored))
+    for (const RuleDef& def : ruleDefs(T, cmp.is_signed, cmp.bits, withStored)) {
+        if (cancel && cancel->load()) return data::cancelledError("tensor '" + info.name + "': comparison cancelled");
         cmp.rules.push_back(runRule(def, cmp, ranges, info.quantization ? &*info.quantization : nullptr));
+    }
 
     for (size_t r = 0; r < cmp.rules.size(); ++r) {
         const auto& rule = cmp.rules[r];

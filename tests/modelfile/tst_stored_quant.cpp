@@ -222,6 +222,15 @@ private slots:
         QVERIFY(QString::fromStdString(c->summary).contains("test-model-float32.safetensors"));
     }
 
+    void cancelStopsBetweenRules() {
+        const std::vector<int8_t> codes = {-127, 5, 127};
+        const std::atomic<bool> cancelled{true};
+        auto c = compareStoredQuantization(
+            tensorOf("q", {3}, DType::Int8, codes, qs::modelfile::StoredQuantization{{0.5f}, {0}, 0}), nullptr, {}, &cancelled);
+        QVERIFY(!c.ok());
+        QCOMPARE(c.error().kind, std::string("Cancelled"));
+    }
+
     void refusals() {
         const std::vector<float> f = {1, 2};
         QCOMPARE(compareStoredQuantization(tensorOf("f", {2}, DType::Float32, f)).error().kind, std::string("DataError"));

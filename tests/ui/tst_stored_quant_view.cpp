@@ -163,6 +163,22 @@ private slots:
         QCOMPARE(view.codesGraph()->dataCount(), 0);
     }
 
+    // Selecting another tensor before the first comparison arrives shows only the newer one.
+    void theNewestTensorWins() {
+        auto other = std::make_shared<MemoryModel>("other.tflite");
+        const std::vector<int8_t> codes = {-127, 0, 127};
+        other->add("fc/weights", {3}, DType::Int8, codes, qs::modelfile::StoredQuantization{{0.1f}, {0}, 0});
+        qs::ui::StoredQuantView view;
+        QSignalSpy shown(&view, &qs::ui::StoredQuantView::comparisonShown);
+        view.setTensor(perChannelModel(), 0);
+        view.setTensor(other, 0);
+        QVERIFY(waitShown(shown));
+        QTest::qWait(100);
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(view.comparison()->tensor, std::string("fc/weights"));
+        QCOMPARE(view.rulesTable()->rowCount(), static_cast<int>(view.comparison()->rules.size()));
+    }
+
     // person_detect.tflite: its first convolution's int8 weights [1, 3, 3, 8], per channel on
     // axis 3; QuantizeV2 SCALED narrow_range gives all 72 codes back (a round trip).
     void personDetectFirstConvolution() {

@@ -103,7 +103,7 @@ void StoredQuantView::setTensor(std::shared_ptr<const qs::modelfile::ModelFile> 
     }
     summary_->setText(tr("Comparing the stored codes of '%1'…").arg(QString::fromStdString(model->tensors()[static_cast<size_t>(index)].name)));
     runner_->submit(
-        [this, model = std::move(model), index, original = std::move(original)](const JobContext&) -> JobRunner::Delivery {
+        [this, model = std::move(model), index, original = std::move(original)](const JobContext& context) -> JobRunner::Delivery {
             auto fail = [this](const std::string& message) {
                 return [this, m = QString::fromStdString(message)] { showError(m); };
             };
@@ -123,7 +123,8 @@ void StoredQuantView::setTensor(std::shared_ptr<const qs::modelfile::ModelFile> 
                                 " › " + stored->info.name;
             }
             auto result = qs::analysis::compareStoredQuantization(*stored, originalData ? &*originalData : nullptr,
-                                                                  originalLabel);
+                                                                  originalLabel, context.cancelFlag());
+            if (!result && result.error().kind == "Cancelled") return {};  // a newer tensor replaced it
             if (!result) return fail(model->label() + ": " + result.error().message);
             return [this, r = std::make_shared<const qs::analysis::StoredQuantComparison>(std::move(result).value())] {
                 showComparison(r);
