@@ -5,7 +5,8 @@
 #   bash scripts/fuzz.sh                  every target, 300 s each
 #   bash scripts/fuzz.sh TARGET [SECONDS] one target (npy, csv, vec, id_csv, generator_spec,
 #                                         op_case, session, lesson, workbench_config,
-#                                         py_literal)
+#                                         py_literal, model_<format> for each
+#                                         tests/fuzz/fuzz_model_<format>.cpp)
 #   bash scripts/fuzz.sh all SECONDS      every target, SECONDS each
 #   bash scripts/fuzz.sh list             the targets
 #
@@ -21,6 +22,13 @@ REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="$REPO_ROOT/build-fuzz"
 FINDINGS_DIR="$REPO_ROOT/fuzz-findings"
 TARGETS=(npy csv vec id_csv generator_spec op_case session lesson workbench_config py_literal)
+# The model-file readers' targets exist as their readers land: model_<format> for each
+# tests/fuzz/fuzz_model_<format>.cpp, seeded with tests/data/models/<format>.
+for source in "$REPO_ROOT"/tests/fuzz/fuzz_model_*.cpp; do
+    [[ -e "$source" ]] || continue
+    name="${source##*/fuzz_}"
+    TARGETS+=("${name%.cpp}")
+done
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 die() { printf 'fuzz.sh: error: %s\n' "$*" >&2; exit 2; }
@@ -33,6 +41,7 @@ seeds_of() {
         session) echo "$REPO_ROOT/resources/presets" ;;
         lesson) echo "$REPO_ROOT/resources/lessons" ;;
         workbench_config) echo "$REPO_ROOT/resources/embedding" ;;
+        model_*) echo "$REPO_ROOT/tests/data/models/${1#model_}" ;;
     esac
 }
 

@@ -1,5 +1,6 @@
 #include "app/cli/analysis_png.h"
 
+#include "app/cli/model_report_cmd.h"
 #include "app/cli/offscreen_app.h"
 #include "ui/analysis/bit_sweep_view.h"
 #include "ui/analysis/calibration_panel.h"
@@ -53,6 +54,12 @@ Result<QByteArray> renderAnalysisPng(const PngRequest& r, const TensorRef<float>
     return bytes;
 }
 
-void installPictureOutputs() { analysisPngRenderer = renderAnalysisPng; }
+// model_report_png.cpp
+Result<QByteArray> renderModelReportPng(const analysis::ModelReport& report, const std::string& path);
+
+void installPictureOutputs() {
+    analysisPngRenderer = renderAnalysisPng;
+    modelReportPngRenderer = renderModelReportPng;
+}
 
 }  // namespace qs::cli

@@ -13,7 +13,7 @@
 
 namespace qs::cli {
 extern const Command evalCommand, conformanceCommand, exportCommand, analyzeCommand,
-    embeddingCommand;
+    embeddingCommand, modelCommand;
 }
 
 namespace {
@@ -26,6 +26,7 @@ const Command* const kCommands[] = {
     &qs::cli::exportCommand,
     &qs::cli::analyzeCommand,
     &qs::cli::embeddingCommand,
+    &qs::cli::modelCommand,
 };
 
 const Command* findCommand(const std::string& name) {

@@ -1,0 +1,474 @@
+#include "core/analysis/model_report.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/analysis/error_stats.h"
+#include "core/analysis/sweep_util.h"
+#include "core/embedding/block_reduce.h"
+#include "core/modelfile/tensor_values.h"
+
+namespace qs::analysis {
+namespace {
+
+using modelfile::DType;
+
+// Distinct float32 values (bit patterns, -0 == +0, NaN never added) in a small open-addressing
+// set that grows from 64 slots. Quantized outputs have few levels, so the set stays in
+// cache; past kMaxLevels distinct values it stops counting (an op with 2^32 levels over a
+// large tensor would otherwise need a set as large as the tensor).
+class LevelSet {
+public:
+    static constexpr int64_t kMaxLevels = 65536;
+
+    void add(float v) {
+        if (overflowed_) return;
+        if (v == 0.0f) v = 0.0f;
+        uint32_t key;
+        std::memcpy(&key, &v, sizeof key);
+        if (key == kEmpty) return;  // a NaN pattern: the caller never adds NaN
+        if (table_.empty()) table_.assign(64, kEmpty);
+        size_t i = hash(key) & (table_.size() - 1);
+        while (table_[i] != kEmpty) {
+            if (table_[i] == key) return;
+            i = (i + 1) & (table_.size() - 1);
+        }
+        table_[i] = key;
+        if (++size_ > kMaxLevels) {
+            overflowed_ = true;
+            table_ = {};
+            return;
+        }
+        if (size_ * 2 > table_.size()) grow();
+    }
+    void merge(const LevelSet& o) {
+        if (o.overflowed_) {
+            overflowed_ = true;
+            table_ = {};
+        }
+        for (uint32_t k : o.table_) {
+            if (overflowed_) return;
+            if (k != kEmpty) add(std::bit_cast<float>(k));
+        }
+    }
+    // -1 when it stopped counting.
+    int64_t count() const { return overflowed_ ? -1 : static_cast<int64_t>(size_); }
+
+private:
+    static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
+    static size_t hash(uint32_t k) { return (k * 0x9E3779B1u) ^ (k >> 15); }
+    void grow() {
+        std::vector<uint32_t> old(table_.size() * 2, kEmpty);
+        old.swap(table_);
+        for (uint32_t k : old) {
+            if (k == kEmpty) continue;
+            size_t i = hash(k) & (table_.size() - 1);
+            while (table_[i] != kEmpty) i = (i + 1) & (table_.size() - 1);
+            table_[i] = k;
+        }
+    }
+    std::vector<uint32_t> table_;
+    size_t size_ = 0;
+    bool overflowed_ = false;
+};
+
+// A slice's outputs as code indices 0..levels-1, for counting levels in a bitmap instead of a
+// hash set: the outputs of neighbouring codes lie about one step apart (far more than float
+// rounding), so round((y - zero_output) / step) + (zero_code - code_lowest) gives each output
+// its code back, and equal outputs the same index. For ops with more than 65536 levels or
+// without a positive step, `usable` is false and outputs are hashed (LevelSet).
+struct CodeIndex {
+    double zero = 0, perStep = 0;
+    int64_t zeroIndex = 0, levels = 0;
+    bool usable = false;
+
+    static CodeIndex of(const SliceQuant& q) {
+        CodeIndex c;
+        c.levels = q.levels();
+        c.usable = c.levels > 0 && c.levels <= LevelSet::kMaxLevels && q.step > 0 && std::isfinite(q.step) &&
+                   std::isfinite(q.zero_output) && q.zero_code >= q.code_lowest && q.zero_code <= q.code_highest;
+        c.zero = q.zero_output;
+        c.perStep = 1.0 / q.step;
+        c.zeroIndex = q.zero_code - q.code_lowest;
+        return c;
+    }
+    size_t words() const { return usable ? static_cast<size_t>((levels + 63) / 64) : 0; }
+    // The index of output y, or -1 when it is none of the codes' (it is hashed instead).
+    int64_t operator()(float y) const {
+        const double k = (static_cast<double>(y) - zero) * perStep;
+        if (!(std::fabs(k) < 1e9)) return -1;
+        const int64_t i = static_cast<int64_t>(k + (k >= 0 ? 0.5 : -0.5)) + zeroIndex;
+        return i >= 0 && i < levels ? i : -1;
+    }
+};
+
+// What a run of elements adds to a row.
+struct Partial {
+    ErrorSums sums;  // with clipped and nan_pairs
+    float lo = std::numeric_limits<float>::infinity();
+    float hi = -std::numeric_limits<float>::infinity();
+    std::vector<uint64_t> codes;  // a bit per code index seen (CodeIndex)
+    LevelSet levels;              // outputs without an index
+
+    void merge(const Partial& o) {
+        sums.merge(o.sums);
+        lo = std::min(lo, o.lo);
+        hi = std::max(hi, o.hi);
+        if (codes.size() < o.codes.size()) codes.resize(o.codes.size(), 0);
+        for (size_t w = 0; w < o.codes.size(); ++w) codes[w] |= o.codes[w];
+        levels.merge(o.levels);
+    }
+    // Distinct outputs, -1 when more than LevelSet counts.
+    int64_t distinct() const {
+        if (levels.count() < 0) return -1;
+        int64_t n = levels.count();
+        for (uint64_t w : codes) n += std::popcount(w);
+        return n;
+    }
+};
+
+// x against y over [0, n), clipping against [clipLo, clipHi], continuing p's sums in index
+// order (so a channel's runs sum as errorStats over the channel's values would). The sums
+// live in locals for the loop: the compiler cannot keep p's members in registers.
+inline void accumulate(const float* x, const float* y, int64_t n, float clipLo, float clipHi, const CodeIndex& index,
+                       Partial& p) {
+    if (p.codes.size() < index.words()) p.codes.resize(index.words(), 0);
+    uint64_t* bits = p.codes.data();
+    ErrorSums s = p.sums;
+    float lo = p.lo, hi = p.hi;
+    for (int64_t i = 0; i < n; ++i) {
+        const float xi = x[i], yi = y[i];
+        if (std::isnan(xi) || std::isnan(yi)) {
+            ++s.nan_pairs;
+            if (!std::isnan(xi)) {
+                lo = xi < lo ? xi : lo;
+                hi = xi > hi ? xi : hi;
+            }
+            continue;
+        }
+        s.add(xi, yi);
+        s.clipped += (xi < clipLo) | (xi > clipHi);
+        lo = xi < lo ? xi : lo;
+        hi = xi > hi ? xi : hi;
+        const int64_t k = index.usable ? index(yi) : -1;
+        if (k >= 0)
+            bits[k >> 6] |= uint64_t{1} << (k & 63);
+        else
+            p.levels.add(yi);
+    }
+    p.sums = s;
+    p.lo = lo;
+    p.hi = hi;
+}
+
+ReportStats statsOf(const Partial& p, int64_t elements, int64_t levelsAvailable) {
+    const ErrorStats e = statsFromSums(p.sums);
+    ReportStats s;
+    s.elements = elements;
+    s.min = p.lo <= p.hi ? p.lo : 0.0f;
+    s.max = p.lo <= p.hi ? p.hi : 0.0f;
+    s.mse = e.mse;
+    s.sqnr_db = e.sqnr_db;
+    s.clipped_fraction = elements > 0 ? static_cast<double>(p.sums.clipped) / static_cast<double>(elements) : 0.0;
+    s.levels_used = static_cast<double>(p.distinct());
+    s.levels_available = levelsAvailable;
+    s.nan_pairs = p.sums.nan_pairs;
+    return s;
+}
+
+// Min and max of the non-NaN values, thread-count independent (min and max are exact). 16
+// independent lanes let GCC keep them in vector registers (one running min is a loop-carried
+// dependency it will not vectorise without -ffast-math); NaN compares false and is left out.
+void dataRange(std::span<const float> x, const Exec& exec, float& lo, float& hi) {
+    struct MinMax {
+        float lo = std::numeric_limits<float>::infinity(), hi = -std::numeric_limits<float>::infinity();
+    };
+    const float* p = x.data();
+    const auto parts = embedding::blockPartials<MinMax>(exec, static_cast<int64_t>(x.size()), [p](int64_t b, int64_t e) {
+        constexpr int kLanes = 16;
+        float l[kLanes], h[kLanes];
+        for (int j = 0; j < kLanes; ++j) {
+            l[j] = std::numeric_limits<float>::infinity();
+            h[j] = -std::numeric_limits<float>::infinity();
+        }
+        int64_t i = b;
+        for (; i + kLanes <= e; i += kLanes)
+            for (int j = 0; j < kLanes; ++j) {
+                l[j] = p[i + j] < l[j] ? p[i + j] : l[j];
+                h[j] = p[i + j] > h[j] ? p[i + j] : h[j];
+            }
+        MinMax m;
+        for (; i < e; ++i) {
+            m.lo = p[i] < m.lo ? p[i] : m.lo;
+            m.hi = p[i] > m.hi ? p[i] : m.hi;
+        }
+        for (int j = 0; j < kLanes; ++j) {
+            m.lo = l[j] < m.lo ? l[j] : m.lo;
+            m.hi = h[j] > m.hi ? h[j] : m.hi;
+        }
+        return m;
+    });
+    MinMax all;
+    for (const MinMax& m : parts) {
+        all.lo = std::min(all.lo, m.lo);
+        all.hi = std::max(all.hi, m.hi);
+    }
+    lo = all.lo <= all.hi ? all.lo : 0.0f;
+    hi = all.lo <= all.hi ? all.hi : 0.0f;
+}
+
+// Why a tensor is not in the report (empty: it is).
+std::string skipReason(const modelfile::TensorInfo& info) {
+    if (info.dtype == DType::Other) return "dtype " + info.dtype_name + " holds no numbers";
+    if (info.dtype == DType::Bool) return "bool values are not weights";
+    if (modelfile::isInteger(info.dtype) && !info.quantization)
+        return info.dtype_name + " without stored quantization (indices or shapes, not weights)";
+    const auto n = checkedNumElements(info.shape);
+    if (!n) return "invalid shape " + shapeString(info.shape);
+    if (*n < 2) return std::to_string(*n) + (*n == 1 ? " element" : " elements") + ": nothing to quantize across";
+    return {};
+}
+
+// The tensor's values as float32: the mapped bytes themselves for aligned float32, else
+// converted into `storage`.
+Result<std::span<const float>> valuesOf(const modelfile::TensorData& t, std::vector<float>& storage) {
+    const auto count = static_cast<size_t>(numElements(t.info.shape));
+    if (t.info.dtype == DType::Float32 && reinterpret_cast<uintptr_t>(t.bytes.data()) % alignof(float) == 0)
+        return std::span<const float>(reinterpret_cast<const float*>(t.bytes.data()), count);
+    auto converted = modelfile::toFloat32(t);
+    if (!converted) return converted.error();
+    storage = std::move(converted).value();
+    return std::span<const float>(storage);
+}
+
+Error cancelledError() { return {"Cancelled", "the report was cancelled"}; }
+
+// NaN last, then ascending, ties by `tie`.
+template <typename Row, typename Tie>
+void sortWorstFirst(std::vector<Row>& rows, Tie tie) {
+    std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+        const double x = a.stats.sqnr_db, y = b.stats.sqnr_db;
+        if (std::isnan(x) != std::isnan(y)) return std::isnan(y);
+        if (!std::isnan(x) && x != y) return x < y;
+        return tie(a, b);
+    });
+}
+
+class ReportRun {
+public:
+    ReportRun(const modelfile::ModelFile& model, const QuantSpec& spec, const ModelReportOptions& options)
+        : model_(model), spec_(spec), options_(options) {}
+
+    Result<ModelReport> run() {
+        ModelReport report;
+        report.file = model_.label();
+        report.format = std::string(model_.format());
+        report.spec = spec_;
+        report.per_channel = usesAxis(spec_.op) && spec_.axis >= 0;
+        const auto& infos = model_.tensors();
+        for (const auto& info : infos)
+            if (skipReason(info).empty()) total_ += static_cast<double>(numElements(info.shape));
+        if (!progress(0)) return cancelledError();
+        for (size_t i = 0; i < infos.size(); ++i) {
+            if (std::string why = skipReason(infos[i]); !why.empty()) {
+                report.skipped.push_back({infos[i].name, why});
+                continue;
+            }
+            const auto n = static_cast<double>(numElements(infos[i].shape));
+            auto row = tensorRow(i, n);
+            if (!row && row.error().kind == "Cancelled") return row.error();
+            if (!row) {
+                report.skipped.push_back({infos[i].name, row.error().message});
+            } else {
+                report.elements += row->stats.elements;
+                report.rows.push_back(std::move(row).value());
+            }
+            done_ += n;
+            if (!progress(0)) return cancelledError();
+        }
+        report.bytes_float32 = report.elements * static_cast<int64_t>(sizeof(float));
+        sortWorstFirst(report.rows, [](const TensorReportRow& a, const TensorReportRow& b) { return a.name < b.name; });
+        return report;
+    }
+
+private:
+    // Reports done_ plus `partOfCurrent` elements of the tensor in progress.
+    bool progress(double partOfCurrent) const {
+        if (!options_.progress) return true;
+        return options_.progress(total_ > 0 ? std::min(1.0, (done_ + partOfCurrent) / total_) : 1.0);
+    }
+
+    Result<TensorReportRow> tensorRow(size_t index, double n) {
+        auto tensor = model_.load(index);
+        if (!tensor) return tensor.error();
+        const modelfile::TensorInfo& info = tensor->info;
+        auto values = valuesOf(*tensor, converted_);
+        if (!values) return Error{"DataError", model_.label() + ": " + values.error().message};
+        const std::span<const float> x = *values;
+
+        TensorReportRow row;
+        row.name = info.name;
+        row.shape = info.shape;
+        row.dtype = info.dtype_name;
+        row.dequantized = modelfile::isInteger(info.dtype) && info.quantization.has_value();
+        QuantSpec spec = reportSpecFor(spec_, info.shape, modelfile::channelAxis(model_.format(), info));
+        row.axis = static_cast<int>(spec.axis);
+        // QuantizeV2 per tensor (and per channel over a size-1 axis) and the TPU op take the
+        // tensor's range as given; per-channel QuantizeV2 takes each slice's (FromData) and
+        // per-channel QDQ its own (range_given false). Per-tensor QDQ is given the tensor's
+        // min/max: the same outputs as range_given false (the op's scale is the smaller of
+        // q_min/min and q_max/max, so its range covers [min, max] and clamps nothing), without
+        // the two single-threaded min/max passes applySpec and the op would make.
+        if (!isQdq(spec.op) || spec.axis < 0) dataRange(x, options_.exec, spec.min_range, spec.max_range);
+        if (isQdq(spec.op) && spec.axis < 0) spec.range_given = true;
+        if (!progress(0.1 * n)) return cancelledError();
+
+        output_.resize(x.size());
+        const TensorRef<float> ref{x, info.shape};
+        auto run = applySpec(spec, ref, output_, {}, options_.exec);
+        if (!run) return Error{run.error().kind, "the op refuses it: " + run.error().message};
+        if (!progress((options_.calibrate ? 0.4 : 0.6) * n)) return cancelledError();
+
+        statistics(x, *run, row);
+        if (!progress((options_.calibrate ? 0.7 : 1.0) * n)) return cancelledError();
+        if (options_.calibrate) calibrateRow(x, spec, row);
+        return row;
+    }
+
+    void statistics(std::span<const float> x, const QuantRun& run, TensorReportRow& row) {
+        const SliceLayout& l = run.layout;
+        const int64_t n = static_cast<int64_t>(x.size());
+        const int64_t levels = run.slices.front().levels();
+        const float* xp = x.data();
+        const float* yp = output_.data();
+        if (l.depth <= 1) {
+            const SliceQuant& q = run.slices.front();
+            const CodeIndex index = CodeIndex::of(q);
+            const auto parts = embedding::blockPartials<Partial>(options_.exec, n, [&](int64_t b, int64_t e) {
+                Partial p;
+                accumulate(xp + b, yp + b, e - b, q.output_min, q.output_max, index, p);
+                return p;
+            });
+            Partial all;
+            for (const Partial& p : parts) all.merge(p);
+            row.stats = statsOf(all, n, levels);
+            return;
+        }
+        // Per channel: threads take ranges of channels; each channel's elements are summed
+        // in index order whatever the split.
+        std::vector<Partial> channels(static_cast<size_t>(l.depth));
+        std::vector<CodeIndex> indices;
+        for (const SliceQuant& q : run.slices) indices.push_back(CodeIndex::of(q));
+        const int64_t perChannel = l.pre * l.post;
+        parallelFor(options_.exec, l.depth, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(1, perChannel)),
+                    [&](int64_t c0, int64_t c1) {
+                        for (int64_t p = 0; p < l.pre; ++p)
+                            for (int64_t c = c0; c < c1; ++c) {
+                                const int64_t base = (p * l.depth + c) * l.post;
+                                const SliceQuant& q = run.slices[static_cast<size_t>(c)];
+                                accumulate(xp + base, yp + base, l.post, q.output_min, q.output_max,
+                                           indices[static_cast<size_t>(c)], channels[static_cast<size_t>(c)]);
+                            }
+                    });
+        Partial all;
+        double levelSum = 0;
+        bool counted = true;
+        for (int64_t c = 0; c < l.depth; ++c) {
+            const Partial& p = channels[static_cast<size_t>(c)];
+            ChannelRow ch{c, statsOf(p, perChannel, levels)};
+            counted = counted && ch.stats.levels_used >= 0;
+            levelSum += ch.stats.levels_used;
+            if (options_.channel_rows) row.channels.push_back(ch);
+            all.sums.merge(p.sums);
+            all.lo = std::min(all.lo, p.lo);
+            all.hi = std::max(all.hi, p.hi);
+        }
+        row.stats = statsOf(all, n, levels);
+        row.stats.levels_used = counted ? levelSum / static_cast<double>(l.depth) : -1.0;
+        sortWorstFirst(row.channels, [](const ChannelRow& a, const ChannelRow& b) { return a.channel < b.channel; });
+    }
+
+    // calibrate() finds each method's range on a sample; min-max takes the tensor's own
+    // extremes (the sample may miss an outlier). Every range is then measured over the whole
+    // tensor, and the best is the one of highest SQNR there (a sample over-weights or
+    // misses rare outliers, so choosing on it would be biased).
+    void calibrateRow(std::span<const float> x, const QuantSpec& spec, TensorReportRow& row) {
+        const std::span<const float> sample =
+            searchSample(x, std::max<int64_t>(2, options_.calibration_samples), sample_);
+        CalibrationOptions calibration = options_.calibration;
+        calibration.max_search_samples = 0;  // the sample is the search set already
+        QuantSpec base = spec;
+        base.axis = -1;
+        auto methods = calibrate(sample, base, calibration, options_.exec);
+        if (!methods) {
+            row.calibration_note = methods.error().message;
+            return;
+        }
+        for (Calibration c : *methods) {
+            if (c.method == CalibrationMethod::MinMax) {
+                c.min = row.stats.min;
+                c.max = row.stats.max;
+                c.spec = withRange(base, c.min, c.max);
+            }
+            // Per tensor, min-max is the row's own quantizer: its SQNR is known already.
+            auto sqnr = c.method == CalibrationMethod::MinMax && spec.axis < 0 ? Result<double>(row.stats.sqnr_db)
+                                                                               : wholeTensorSqnr(x, c.spec);
+            if (!sqnr) {
+                row.calibration_note = sqnr.error().message;
+                return;
+            }
+            if (std::isnan(*sqnr) || (row.calibration && !(*sqnr > row.calibration->sqnr_db))) continue;
+            row.calibration = BestCalibration{c.method, c.min, c.max, *sqnr, static_cast<int64_t>(sample.size())};
+        }
+        if (!row.calibration) row.calibration_note = "no method gave a finite comparison";
+    }
+
+    // The SQNR of `spec` (a given per-tensor range) over all of x.
+    Result<double> wholeTensorSqnr(std::span<const float> x, const QuantSpec& spec) {
+        auto run = applySpec(spec, TensorRef<float>{x, {static_cast<int64_t>(x.size())}}, output_, {}, options_.exec);
+        if (!run) return run.error();
+        const float* xp = x.data();
+        const float* yp = output_.data();
+        const auto parts = embedding::blockPartials<ErrorSums>(options_.exec, static_cast<int64_t>(x.size()),
+                                                               [&](int64_t b, int64_t e) {
+                                                                   ErrorSums sums;
+                                                                   for (int64_t i = b; i < e; ++i)
+                                                                       if (!std::isnan(xp[i]) && !std::isnan(yp[i]))
+                                                                           sums.add(xp[i], yp[i]);
+                                                                   return sums;
+                                                               });
+        ErrorSums all;
+        for (const ErrorSums& p : parts) all.merge(p);
+        return statsFromSums(all).sqnr_db;
+    }
+
+    const modelfile::ModelFile& model_;
+    QuantSpec spec_;
+    const ModelReportOptions& options_;
+    double total_ = 0, done_ = 0;
+    // Reused from tensor to tensor: memory stays at the largest tensor's size.
+    std::vector<float> converted_, output_, sample_;
+};
+
+}  // namespace
+
+QuantSpec reportSpecFor(const QuantSpec& spec, const Shape& shape, int channelAxis) {
+    QuantSpec s = spec;
+    const bool perChannel = usesAxis(spec.op) && spec.axis >= 0 && channelAxis >= 0 &&
+                            channelAxis < static_cast<int>(shape.size());
+    s.axis = perChannel ? channelAxis : -1;
+    s.range_source = perChannel ? RangeSource::FromData : RangeSource::Given;
+    if (isQdq(spec.op)) s.range_given = false;
+    return s;
+}
+
+Result<ModelReport> computeModelReport(const modelfile::ModelFile& model, const QuantSpec& spec,
+                                       const ModelReportOptions& options) {
+    return ReportRun(model, spec, options).run();
+}
+
+}  // namespace qs::analysis

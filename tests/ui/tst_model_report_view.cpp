@@ -1,0 +1,234 @@
+// The whole-model report panel through its real widgets: rows after the job, worst first;
+// a row click and a bar click name the tensor; a spec change reruns (a range edit does not,
+// rapid edits coalesce into one run); Cancel stops a running report; exports write files.
+#include <QCheckBox>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QtTest>
+#include <random>
+
+#include <qcustomplot.h>
+
+#include "tests/modelfile/memory_model.h"
+#include "ui/model/explorer_model.h"
+#include "ui/modelfile/model_report_view.h"
+#include "ui/modelfile/sqnr_bar_chart.h"
+
+using namespace qs;
+using namespace qs::ui;
+using qs::modelfile::test::MemoryModel;
+using qs::modelfile::test::normalValues;
+
+namespace {
+
+// Three tensors of known order under 8-bit QDQ: an outlier ruins "outlier", "smooth" is
+// ordinary, "dense" [4, 256] has channels (last axis) for the per-channel rows.
+std::shared_ptr<const MemoryModel> threeTensors() {
+    auto m = std::make_shared<MemoryModel>();
+    std::vector<float> outlier = normalValues(4096, 0.1f, 1);
+    outlier[7] = 60.0f;
+    m->addFloats("smooth", {4096}, normalValues(4096, 0.1f, 2));
+    m->addFloats("outlier", {4096}, outlier);
+    m->addFloats("dense", {256, 4}, normalValues(1024, 1.0f, 3));
+    m->add<int32_t>("shape", {2}, modelfile::DType::Int32, {256, 4});
+    return m;
+}
+
+std::shared_ptr<const MemoryModel> largeModel() {
+    auto m = std::make_shared<MemoryModel>();
+    const std::vector<float> values = normalValues(1 << 20, 1.0f, 4);
+    for (int i = 0; i < 40; ++i) m->addFloats("t" + std::to_string(i), {1 << 20}, values);
+    return m;
+}
+
+QString name(QTreeWidgetItem* item) { return item->text(ModelReportView::ColName); }
+
+// A point on `item`'s row inside the table's visible part (rows are wider than the table).
+QPoint onRow(QTreeWidget* t, QTreeWidgetItem* item) {
+    return t->visualItemRect(item).intersected(t->viewport()->rect()).center();
+}
+
+}  // namespace
+
+class TstModelReportView : public QObject {
+    Q_OBJECT
+
+    ExplorerModel* explorer_ = nullptr;
+    ModelReportView* view_ = nullptr;
+
+    // A view following a fresh explorer set to 8-bit QDQ V2; the report of `model` delivered.
+    void open(std::shared_ptr<const MemoryModel> model) {
+        explorer_ = new ExplorerModel(this);
+        explorer_->setOp(QuantOp::QuantizeAndDequantizeV2);
+        explorer_->setNumBits(8);
+        view_ = new ModelReportView;
+        view_->resize(1400, 800);
+        view_->setExplorerModel(explorer_);
+        QSignalSpy ready(view_->service(), &ModelReportService::reportReady);
+        view_->setModel(std::move(model));
+        QVERIFY(ready.wait(10000));
+        QVERIFY(view_->report());
+    }
+
+private slots:
+    void cleanup() {
+        delete view_;
+        view_ = nullptr;
+        delete explorer_;
+        explorer_ = nullptr;
+    }
+
+    void rowsAppearWorstFirstWithTheChart() {
+        open(threeTensors());
+        QTreeWidget* t = view_->table();
+        QCOMPARE(t->topLevelItemCount(), 3);
+        QCOMPARE(name(t->topLevelItem(0)), QString("outlier"));
+        const double s0 = t->topLevelItem(0)->data(ModelReportView::ColSqnr, Qt::UserRole).toDouble();
+        const double s1 = t->topLevelItem(1)->data(ModelReportView::ColSqnr, Qt::UserRole).toDouble();
+        const double s2 = t->topLevelItem(2)->data(ModelReportView::ColSqnr, Qt::UserRole).toDouble();
+        QVERIFY(s0 < s1 && s1 <= s2);
+        // The chart's bars are the same rows in the same order.
+        QCPBars* bars = view_->chart()->sqnrBars();
+        QCOMPARE(bars->dataCount(), 3);
+        QCOMPARE(bars->data()->at(0)->value, view_->report()->rows[0].stats.sqnr_db);
+        QCOMPARE(bars->data()->at(0)->value, s0);
+        // Skipped tensors are counted in the status line.
+        QVERIFY(view_->findChild<QLabel*>("modelReportStatus")->text().contains("1 skipped"));
+        // Sorting by another column and back to SQNR keeps worst first.
+        t->sortByColumn(ModelReportView::ColName, Qt::AscendingOrder);
+        QCOMPARE(name(t->topLevelItem(0)), QString("dense"));
+        t->sortByColumn(ModelReportView::ColSqnr, Qt::AscendingOrder);
+        QCOMPARE(name(t->topLevelItem(0)), QString("outlier"));
+    }
+
+    void clickingARowOrABarNamesTheTensor() {
+        open(threeTensors());
+        view_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view_));
+        QSignalSpy activated(view_, &ModelReportView::tensorActivated);
+        QTreeWidget* t = view_->table();
+        QTreeWidgetItem* second = t->topLevelItem(1);
+        QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, onRow(t, second));
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.last().at(0).toString(), name(second));
+
+        QCustomPlot* p = view_->chart()->plot();
+        p->replot();
+        const int row = 2;
+        const QPoint bar(static_cast<int>(p->xAxis->coordToPixel(view_->chart()->drawnSqnr(row) / 2)),
+                         static_cast<int>(p->yAxis->coordToPixel(row)));
+        QTest::mouseClick(p, Qt::LeftButton, {}, bar);
+        QCOMPARE(activated.count(), 2);
+        QCOMPARE(activated.last().at(0).toString(), QString::fromStdString(view_->report()->rows[row].name));
+    }
+
+    void perChannelRowsAreChildrenAndNameTheirTensor() {
+        open(threeTensors());
+        QSignalSpy ready(view_->service(), &ModelReportService::reportReady);
+        explorer_->setAxis(0);  // per channel, along each tensor's own channel axis
+        QVERIFY(ready.wait(10000));
+        QVERIFY(view_->report()->per_channel);
+        QTreeWidgetItem* dense = nullptr;
+        for (int i = 0; i < view_->table()->topLevelItemCount(); ++i)
+            if (name(view_->table()->topLevelItem(i)) == "dense") dense = view_->table()->topLevelItem(i);
+        QVERIFY(dense);
+        QCOMPARE(dense->childCount(), 4);  // [256, 4]: channels last
+        QVERIFY(!dense->isExpanded());
+        view_->findChild<QCheckBox*>("modelReportChannels")->setChecked(true);
+        QVERIFY(dense->isExpanded());
+        view_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view_));
+        QSignalSpy activated(view_, &ModelReportView::tensorActivated);
+        QTreeWidget* t = view_->table();
+        t->scrollToItem(dense->child(1));
+        QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, onRow(t, dense->child(1)));
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.last().at(0).toString(), QString("dense"));
+    }
+
+    void specChangesRerunRangeEditsDoNotAndBurstsCoalesce() {
+        open(threeTensors());
+        const double at8 = view_->report()->rows.back().stats.sqnr_db;
+        QSignalSpy ready(view_->service(), &ModelReportService::reportReady);
+        QSignalSpy started(view_->service(), &ModelReportService::started);
+        explorer_->setNumBits(4);
+        QVERIFY(ready.wait(10000));
+        QCOMPARE(view_->report()->spec.num_bits, int64_t{4});
+        QVERIFY(view_->report()->rows.back().stats.sqnr_db < at8 - 10);
+        // The range the explorer gives means nothing to the report: no rerun.
+        explorer_->setRange(-3.0f, 3.0f);
+        QTest::qWait(500);
+        QCOMPARE(ready.count(), 1);
+        QVERIFY(!view_->service()->busy());
+        // Five quick edits: one run, with the last value.
+        started.clear();
+        ready.clear();
+        for (int bits : {5, 6, 7, 3, 6}) explorer_->setNumBits(bits);
+        QVERIFY(ready.wait(10000));
+        QTest::qWait(400);
+        QCOMPARE(started.count(), 1);
+        QCOMPARE(ready.count(), 1);
+        QCOMPARE(view_->report()->spec.num_bits, int64_t{6});
+    }
+
+    void cancelStopsARunningReport() {
+        open(threeTensors());
+        QSignalSpy started(view_->service(), &ModelReportService::started);
+        QSignalSpy cancelled(view_->service(), &ModelReportService::cancelled);
+        QSignalSpy ready(view_->service(), &ModelReportService::reportReady);
+        auto* cancel = view_->findChild<QPushButton*>("modelReportCancel");
+        QVERIFY(!cancel->isEnabled());
+        view_->setModel(largeModel());  // 40 tensors of 1M values, calibration on: seconds
+        QVERIFY(ready.count() == 0);
+        QVERIFY(started.count() == 1 || started.wait(5000));
+        QVERIFY(cancel->isEnabled());
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QVERIFY(cancelled.wait(10000));
+        QCOMPARE(ready.count(), 0);
+        QVERIFY(!cancel->isEnabled());
+        QVERIFY(view_->findChild<QLabel*>("modelReportStatus")->text().startsWith("Cancelled"));
+    }
+
+    void exportsWriteTheReport() {
+        QTemporaryDir dir;
+        ModelReportView empty;
+        QString error;
+        QVERIFY(!empty.exportCsv(dir.filePath("none.csv"), &error));
+        QVERIFY(error.contains("no report"));
+        QVERIFY(!QFile::exists(dir.filePath("none.csv")));
+
+        open(threeTensors());
+        QVERIFY(view_->exportCsv(dir.filePath("r.csv"), &error));
+        QFile csv(dir.filePath("r.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().split('\n');
+        QVERIFY(lines[0].startsWith("tensor,channel,shape,dtype,axis,elements,min,max,mse,sqnr_db"));
+        QVERIFY(lines[1].startsWith("outlier,,4096,float32,-1,4096,"));
+
+        QVERIFY(view_->exportJson(dir.filePath("r.json"), &error));
+        QFile json(dir.filePath("r.json"));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const QJsonObject o = QJsonDocument::fromJson(json.readAll()).object();
+        QCOMPARE(o["tensors"].toArray().size(), 3);
+        QCOMPARE(o["tensors"].toArray().at(0).toObject()["name"].toString(), QString("outlier"));
+        QCOMPARE(o["skipped"].toArray().size(), 1);
+
+        QVERIFY(view_->chart()->exporter().exportImage(dir.filePath("r.png"), 800, 500, 96, &error));
+        QImage image(dir.filePath("r.png"));
+        QCOMPARE(image.size(), QSize(800, 500));
+        QVERIFY(view_->chart()->exporter().exportSvg(dir.filePath("r.svg"), 0, 0, &error));
+        QVERIFY(QFileInfo(dir.filePath("r.svg")).size() > 1000);
+
+        // A failed write names the file and keeps nothing half-written.
+        QVERIFY(!view_->exportJson(dir.filePath("missing/r.json"), &error));
+        QVERIFY(error.contains("missing/r.json"));
+    }
+};
+
+QTEST_MAIN(TstModelReportView)
+#include "tst_model_report_view.moc"

@@ -1,0 +1,268 @@
+#include "ui/modelfile/model_report_view.h"
+
+#include <QCheckBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <cmath>
+#include <limits>
+
+#include "core/data/csv_writer.h"
+#include "ui/model/native_file.h"
+#include "ui/modelfile/sqnr_bar_chart.h"
+
+namespace qs::ui {
+namespace {
+
+constexpr int kSortRole = Qt::UserRole;      // the number a column sorts by
+constexpr int kTensorRole = Qt::UserRole + 1;  // the tensor a row belongs to
+
+// Sorts by the number in kSortRole when both have one (NaN after every number), else by text.
+class ReportItem : public QTreeWidgetItem {
+public:
+    using QTreeWidgetItem::QTreeWidgetItem;
+    bool operator<(const QTreeWidgetItem& other) const override {
+        const int column = treeWidget() ? treeWidget()->sortColumn() : 0;
+        const QVariant a = data(column, kSortRole), b = other.data(column, kSortRole);
+        if (!a.isValid() || !b.isValid()) return text(column) < other.text(column);
+        const double x = a.toDouble(), y = b.toDouble();
+        if (std::isnan(x) || std::isnan(y)) return !std::isnan(x) && std::isnan(y);
+        return x < y;
+    }
+};
+
+QString number(double v, char format = 'g', int precision = 5) {
+    if (std::isnan(v)) return QStringLiteral("nan");
+    if (std::isinf(v)) return v > 0 ? QObject::tr("∞ (lossless)") : QStringLiteral("−∞");
+    return QString::number(v, format, precision);
+}
+
+void setNumber(QTreeWidgetItem* item, int column, double value, const QString& text) {
+    item->setText(column, text);
+    item->setData(column, kSortRole, value);
+    item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
+}
+
+void setStats(QTreeWidgetItem* item, const qs::analysis::ReportStats& s) {
+    setNumber(item, ModelReportView::ColElements, static_cast<double>(s.elements), QString::number(s.elements));
+    setNumber(item, ModelReportView::ColMin, s.min, number(s.min));
+    setNumber(item, ModelReportView::ColMax, s.max, number(s.max));
+    setNumber(item, ModelReportView::ColMse, s.mse, number(s.mse, 'g', 4));
+    setNumber(item, ModelReportView::ColSqnr, s.sqnr_db, number(s.sqnr_db, 'f', 2));
+    setNumber(item, ModelReportView::ColClipped, s.clipped_fraction, number(100 * s.clipped_fraction, 'g', 3) + '%');
+    const QString levels = s.levels_used < 0 ? QObject::tr("> 65536") : number(s.levels_used, 'g', 6);
+    setNumber(item, ModelReportView::ColLevels, s.levels_used < 0 ? std::numeric_limits<double>::infinity() : s.levels_used,
+              QObject::tr("%1 of %2").arg(levels).arg(s.levels_available));
+}
+
+QString shapeText(const Shape& shape) {
+    QStringList dims;
+    for (int64_t d : shape) dims << QString::number(d);
+    return QStringLiteral("[") + dims.join(QStringLiteral(", ")) + QStringLiteral("]");
+}
+
+}  // namespace
+
+ModelReportView::ModelReportView(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("modelReportView"));
+    service_ = new ModelReportService(this);
+
+    status_ = new QLabel(tr("Open a model to report on its weight tensors."), this);
+    status_->setObjectName(QStringLiteral("modelReportStatus"));
+    status_->setWordWrap(true);
+    progress_ = new QProgressBar(this);
+    progress_->setObjectName(QStringLiteral("modelReportProgress"));
+    progress_->setRange(0, 1000);
+    progress_->setTextVisible(false);
+    progress_->setMaximumWidth(160);
+    progress_->hide();
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setObjectName(QStringLiteral("modelReportCancel"));
+    cancel_->setEnabled(false);
+    channels_ = new QCheckBox(tr("Channels"), this);
+    channels_->setObjectName(QStringLiteral("modelReportChannels"));
+    channels_->setToolTip(tr("Expand every tensor's per-channel rows (per-channel reports only)"));
+    auto* csv = new QPushButton(tr("Export CSV…"), this);
+    csv->setObjectName(QStringLiteral("modelReportExportCsv"));
+    auto* json = new QPushButton(tr("Export JSON…"), this);
+    json->setObjectName(QStringLiteral("modelReportExportJson"));
+
+    table_ = new QTreeWidget(this);
+    table_->setObjectName(QStringLiteral("modelReportTable"));
+    table_->setColumnCount(ColumnCount);
+    table_->setHeaderLabels({tr("Tensor"), tr("Shape"), tr("dtype"), tr("Axis"), tr("Elements"), tr("Min"), tr("Max"),
+                             tr("MSE"), tr("SQNR (dB)"), tr("Clipped"), tr("Levels used"), tr("Best calibration"),
+                             tr("Its SQNR (dB)")});
+    table_->setRootIsDecorated(true);
+    table_->setUniformRowHeights(true);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(ColSqnr, Qt::AscendingOrder);  // worst first
+    table_->header()->setSectionResizeMode(QHeaderView::Interactive);
+
+    chart_ = new SqnrBarChart(this);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(status_, 1);
+    bar->addWidget(progress_);
+    bar->addWidget(cancel_);
+    bar->addWidget(channels_);
+    bar->addWidget(csv);
+    bar->addWidget(json);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(table_);
+    split->addWidget(chart_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+
+    connect(service_, &ModelReportService::started, this, [this] {
+        progress_->setValue(0);
+        progress_->show();
+        cancel_->setEnabled(true);
+        status_->setText(tr("Reporting…"));
+        if (shown_) chart_->setStale(true, tr("updating for the new settings…"));
+    });
+    connect(service_, &ModelReportService::progress, this,
+            [this](double f) { progress_->setValue(static_cast<int>(std::lround(1000 * f))); });
+    auto finished = [this] {
+        progress_->hide();
+        cancel_->setEnabled(false);
+    };
+    connect(service_, &ModelReportService::reportReady, this, [this, finished](ModelReportPtr r) {
+        finished();
+        showReport(std::move(r));
+    });
+    connect(service_, &ModelReportService::failed, this, [this, finished](const QString& message) {
+        finished();
+        status_->setText(tr("The report failed: %1").arg(message));
+    });
+    connect(service_, &ModelReportService::cancelled, this, [this, finished] {
+        finished();
+        status_->setText(shown_ ? tr("Cancelled: the report shown is for the previous settings.") : tr("Cancelled."));
+    });
+    connect(cancel_, &QPushButton::clicked, service_, &ModelReportService::cancel);
+    connect(channels_, &QCheckBox::toggled, this, [this](bool on) { on ? table_->expandAll() : table_->collapseAll(); });
+    connect(csv, &QPushButton::clicked, this, [this] { exportDialog(false); });
+    connect(json, &QPushButton::clicked, this, [this] { exportDialog(true); });
+    connect(table_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
+        if (item) emit tensorActivated(item->data(ColName, kTensorRole).toString());
+    });
+    connect(chart_, &SqnrBarChart::tensorClicked, this, &ModelReportView::tensorActivated);
+}
+
+ModelReportView::~ModelReportView() = default;
+
+void ModelReportView::setModel(std::shared_ptr<const qs::modelfile::ModelFile> model) {
+    service_->setModel(std::move(model));
+}
+
+void ModelReportView::setExplorerModel(ExplorerModel* model) { service_->setExplorerModel(model); }
+
+void ModelReportView::showReport(ModelReportPtr report) {
+    shown_ = std::move(report);
+    chart_->setResult(shown_);
+    fillTable();
+    if (!shown_) {
+        status_->setText(tr("Open a model to report on its weight tensors."));
+        status_->setToolTip(QString());
+        return;
+    }
+    const auto& r = *shown_;
+    QString text = tr("%1 tensors, %2 float32 values (%3 MB)%4")
+                       .arg(r.rows.size())
+                       .arg(r.elements)
+                       .arg(static_cast<double>(r.bytes_float32) / 1e6, 0, 'f', 1)
+                       .arg(r.per_channel ? tr(", per channel") : QString());
+    QString tip;
+    if (!r.skipped.empty()) {
+        text += tr("; %1 skipped").arg(r.skipped.size());
+        for (size_t i = 0; i < r.skipped.size() && i < 50; ++i)
+            tip += QString::fromStdString(r.skipped[i].name + ": " + r.skipped[i].reason) + '\n';
+        if (r.skipped.size() > 50) tip += tr("… and %1 more").arg(r.skipped.size() - 50);
+    }
+    status_->setText(text);
+    status_->setToolTip(tip.trimmed());
+}
+
+void ModelReportView::fillTable() {
+    table_->setSortingEnabled(false);
+    table_->clear();
+    if (shown_) {
+        QList<QTreeWidgetItem*> items;
+        for (size_t i = 0; i < shown_->rows.size(); ++i) {
+            const auto& row = shown_->rows[i];
+            const QString name = QString::fromStdString(row.name);
+            auto* item = new ReportItem;
+            item->setText(ColName, name);
+            item->setData(ColName, kTensorRole, name);
+            item->setToolTip(ColName, name);
+            item->setText(ColShape, shapeText(row.shape));
+            item->setText(ColDtype, QString::fromStdString(row.dtype) + (row.dequantized ? tr(" (dequantized)") : QString()));
+            setNumber(item, ColAxis, row.axis, row.axis < 0 ? tr("per tensor") : QString::number(row.axis));
+            setStats(item, row.stats);
+            if (row.calibration) {
+                item->setText(ColCalibration,
+                              QString::fromStdString(std::string(qs::analysis::calibrationMethodName(row.calibration->method))));
+                item->setToolTip(ColCalibration, tr("range [%1, %2], searched on %3 values")
+                                                     .arg(row.calibration->min)
+                                                     .arg(row.calibration->max)
+                                                     .arg(row.calibration->sample));
+                setNumber(item, ColCalibrationSqnr, row.calibration->sqnr_db, number(row.calibration->sqnr_db, 'f', 2));
+            } else if (!row.calibration_note.empty()) {
+                item->setText(ColCalibration, tr("none"));
+                item->setToolTip(ColCalibration, QString::fromStdString(row.calibration_note));
+            }
+            for (const auto& ch : row.channels) {
+                auto* child = new ReportItem(item);
+                child->setText(ColName, tr("channel %1").arg(ch.channel));
+                child->setData(ColName, kTensorRole, name);
+                setNumber(child, ColAxis, row.axis, QString::number(row.axis));
+                setStats(child, ch.stats);
+            }
+            items << item;
+        }
+        table_->addTopLevelItems(items);
+        if (channels_->isChecked()) table_->expandAll();
+    }
+    table_->setSortingEnabled(true);
+    table_->resizeColumnToContents(ColName);
+}
+
+bool ModelReportView::exportCsv(const QString& path, QString* error) const {
+    if (!shown_) {
+        if (error) *error = tr("There is no report to export yet.");
+        return false;
+    }
+    const std::string text = data::csvText(qs::analysis::modelReportTable(*shown_));
+    return exportFile(path, QByteArray::fromStdString(text), error);
+}
+
+bool ModelReportView::exportJson(const QString& path, QString* error) const {
+    if (!shown_) {
+        if (error) *error = tr("There is no report to export yet.");
+        return false;
+    }
+    return exportFile(path, QByteArray::fromStdString(qs::analysis::modelReportJson(*shown_)), error);
+}
+
+void ModelReportView::exportDialog(bool json) {
+    const QString path = QFileDialog::getSaveFileName(this, json ? tr("Export the report as JSON") : tr("Export the report as CSV"),
+                                                      json ? QStringLiteral("model-report.json") : QStringLiteral("model-report.csv"),
+                                                      json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!(json ? exportJson(path, &error) : exportCsv(path, &error)))
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+}  // namespace qs::ui

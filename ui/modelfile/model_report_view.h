@@ -1,0 +1,76 @@
+// The whole-model report panel: a sortable table (one row per tensor, worst SQNR first; a
+// per-channel report's channels as child rows, expandable, or all at once with "Channels")
+// beside a horizontal bar chart of SQNR per tensor (SqnrBarChart), with progress, cancel and
+// CSV/JSON export (the chart's own menu exports PNG/SVG/PDF). Clicking a row or a bar emits
+// tensorActivated(name). It runs nothing itself: its ModelReportService computes off the UI
+// thread and follows the ExplorerModel's op settings.
+//
+//   auto* view = new ModelReportView;
+//   view->setExplorerModel(explorerModel);  // the op settings to report under
+//   view->setModel(modelFile);               // starts the report
+//   connect(view, &ModelReportView::tensorActivated, ...);
+#pragma once
+
+#include <QString>
+#include <QWidget>
+#include <memory>
+
+#include "core/modelfile/model_file.h"
+#include "ui/modelfile/model_report_service.h"
+
+class QCheckBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace qs::ui {
+
+class ExplorerModel;
+class SqnrBarChart;
+
+class ModelReportView : public QWidget {
+    Q_OBJECT
+public:
+    // The table's columns, in order.
+    enum Column {
+        ColName, ColShape, ColDtype, ColAxis, ColElements, ColMin, ColMax, ColMse, ColSqnr, ColClipped,
+        ColLevels, ColCalibration, ColCalibrationSqnr, ColumnCount
+    };
+
+    explicit ModelReportView(QWidget* parent = nullptr);
+    ~ModelReportView() override;
+
+    void setModel(std::shared_ptr<const qs::modelfile::ModelFile> model);
+    void setExplorerModel(ExplorerModel* model);
+
+    ModelReportService* service() const { return service_; }
+    SqnrBarChart* chart() const { return chart_; }
+    QTreeWidget* table() const { return table_; }
+    ModelReportPtr report() const { return shown_; }  // the report shown (null: none)
+
+    // The report's CSV (core's modelReportTable) / JSON, written atomically; false with
+    // `error` naming the file and the reason (or that there is no report yet).
+    bool exportCsv(const QString& path, QString* error = nullptr) const;
+    bool exportJson(const QString& path, QString* error = nullptr) const;
+
+signals:
+    void tensorActivated(const QString& name);
+
+private:
+    void showReport(ModelReportPtr report);
+    void fillTable();
+    void exportDialog(bool json);
+
+    ModelReportService* service_ = nullptr;
+    SqnrBarChart* chart_ = nullptr;
+    QTreeWidget* table_ = nullptr;
+    QLabel* status_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    QCheckBox* channels_ = nullptr;
+    ModelReportPtr shown_;
+};
+
+}  // namespace qs::ui
