@@ -32,6 +32,7 @@
 #include "core/modelfile/model_file.h"
 #include "ui/analysis/analysis_tabs.h"
 #include "ui/modelfile/model_dock.h"
+#include "ui/modelfile/model_docks.h"
 #include "ui/modelfile/model_file_controller.h"
 #include "ui/modelfile/tensor_text.h"
 #include "ui/compute/data_service.h"
@@ -158,11 +159,9 @@ void MainWindow::createDocks() {
     statsDock_ = dock(tr("Statistics"), "statisticsDock", statsScroll, Qt::RightDockWidgetArea);
     tabifyDockWidget(params, data);
     params->raise();
-    // The Model dock: below the views, where a table of many columns has the width; shown
-    // when a model opens.
-    modelDock_ = new ModelDock(modelFiles_);
-    modelDockWidget_ = dock(tr("Model"), "modelDock", modelDock_, Qt::BottomDockWidgetArea);
-    modelDockWidget_->hide();
+    // The model docks (Model, Model report, Stored quantization): below the views, where
+    // tables of many columns have the width; shown when a model opens.
+    modelDocks_ = new ModelDocks(this, modelFiles_, model_);
 }
 
 void MainWindow::createMenus() {
@@ -343,8 +342,6 @@ void MainWindow::connectModelFiles() {
     });
     connect(modelFiles_, &ModelFileController::opened, this, [this] {
         modelOpenAsked_ = false;
-        modelDockWidget_->show();
-        modelDockWidget_->raise();
         addRecentModel(modelFiles_->path());
         statusLabel_->setText(tr("Opened model %1: %2")
                                   .arg(QFileInfo(modelFiles_->path()).fileName(),
@@ -361,14 +358,17 @@ void MainWindow::connectModelFiles() {
             QMessageBox::warning(this, tr("Open model"), message);
     });
     connect(modelFiles_, &ModelFileController::notice, this, [this](const QString& text) { statusLabel_->setText(text); });
-    connect(modelDock_, &ModelDock::openModelRequested, this, &MainWindow::openModelDialog);
-    connect(modelDock_, &ModelDock::openAsTableRequested, this, &MainWindow::openTensorInWorkbench);
+    connect(modelDock(), &ModelDock::openModelRequested, this, &MainWindow::openModelDialog);
+    connect(modelDock(), &ModelDock::openAsTableRequested, this, &MainWindow::openTensorInWorkbench);
     connect(modelFiles_, &ModelFileController::tensorExported, this, &MainWindow::addWorkbenchTable);
     connect(modelFiles_, &ModelFileController::exportFailed, this, [this](const QString& message) {
         statusLabel_->setText(tr("Could not open the tensor in the workbench: %1").arg(message));
         if (isVisible()) QMessageBox::warning(this, tr("Open in workbench"), message);
     });
 }
+
+ModelDock* MainWindow::modelDock() const { return modelDocks_->modelDock(); }
+QDockWidget* MainWindow::modelDockWidget() const { return modelDocks_->modelDockWidget(); }
 
 void MainWindow::openModel(const QString& path, const QString& tensor) {
     tensorAfterOpen_ = tensor;

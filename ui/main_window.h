@@ -41,6 +41,7 @@ class TransferView;
 struct Session;
 
 class ModelDock;
+class ModelDocks;
 class ModelFileController;
 
 class MainWindow : public QMainWindow {
@@ -66,8 +67,9 @@ public:
     // box (interactive) and the status bar. `tensor`, when given, is then explored.
     void openModel(const QString& path, const QString& tensor = {});
     ModelFileController* modelFiles() const { return modelFiles_; }
-    ModelDock* modelDock() const { return modelDock_; }
-    QDockWidget* modelDockWidget() const { return modelDockWidget_; }
+    ModelDocks* modelDocks() const { return modelDocks_; }
+    ModelDock* modelDock() const;
+    QDockWidget* modelDockWidget() const;
     // The folders and files a drop would open (models, sessions, data files); empty when the
     // drop holds nothing this window opens.
     static QStringList droppableFiles(const QMimeData* mime);
@@ -149,8 +151,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     QMenu* recentModelsMenu_ = nullptr;
     ModelFileController* modelFiles_ = nullptr;
-    ModelDock* modelDock_ = nullptr;
-    QDockWidget* modelDockWidget_ = nullptr;
+    ModelDocks* modelDocks_ = nullptr;
     QString tensorAfterOpen_;  // openModel's tensor, explored once the model is open
     bool modelOpenAsked_ = false;  // the open was the user's: a failure gets a message box
     PresentationMode* presentation_ = nullptr;

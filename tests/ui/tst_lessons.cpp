@@ -1,5 +1,7 @@
 // Every lesson file in resources/lessons loads, and each lesson's check passes on its own
 // preset (its data generated or loaded as the GUI would). Plus the file reader's errors.
+#include <cmath>
+
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -74,6 +76,12 @@ private slots:
         QCOMPARE(byId("tie-bias").check.tolerance, 0.01);
         QCOMPARE(byId("per-channel").check.comparison, qs::analysis::CheckComparison::AtLeast);
         QCOMPARE(byId("round-trip-min-first").check.params.at("steps_per_trip"), 1.0);
+        // A model's tensor as the data: the file relative to the lesson, the tensor by name.
+        const Lesson real = byId("per-channel-real-weights");
+        QVERIFY(real.data.isModelTensor());
+        QVERIFY(real.data.path.endsWith(QLatin1String("resources/lessons/../models/person_detect.tflite")));
+        QCOMPARE(real.data.tensor, QStringLiteral("MobilenetV1/Conv2d_1_depthwise/depthwise_weights/read"));
+        QCOMPARE(real.spec.axis, qint64{3});
     }
 
     void eachCheckPassesOnItsPreset_data() {
@@ -111,6 +119,35 @@ private slots:
             QVERIFY(!r->passed);
             QCOMPARE(r->measured, 9.921875);
         }
+    }
+
+    void perChannelLessonFailsOnTheWrongAxis() {
+        // Axis 0 of the [1, 3, 3, 8] kernel is one slice: there is nothing per channel to
+        // gain, and the check must say so.
+        QString error;
+        const auto lesson = loadLesson(QDir(kLessonDir).filePath(QStringLiteral("12-per-channel-real-weights.json")), &error);
+        QVERIFY2(lesson, qPrintable(error));
+        const auto data = lessonData(*lesson);
+        QVERIFY(data.ok());
+        QCOMPARE(data->shape, (qs::Shape{1, 3, 3, 8}));
+        qs::QuantSpec wrong = lesson->spec;
+        wrong.axis = 0;
+        const auto r = qs::analysis::runLessonCheck(lesson->check, data->values, data->shape, wrong);
+        QVERIFY(r.ok());
+        QVERIFY(!r->passed);
+        QVERIFY2(r->measured < 10.0, r->text.c_str());
+    }
+
+    void lessonModelDataErrors() {
+        QJsonObject o = minimalLesson();
+        o["data"] = QJsonObject{{"model", "m.tflite"}};
+        QVERIFY(errorOf(o).contains(QStringLiteral("\"model\" and \"tensor\" go together")));
+        o["data"] = QJsonObject{{"model", "m.tflite"}, {"tensor", 3}};
+        QCOMPARE(errorOf(o), QStringLiteral("data.tensor: must be a string"));
+        o["data"] = QJsonObject{{"model", "m.tflite"}, {"tensor", "t"}, {"file", "x.npy"}};
+        QVERIFY(errorOf(o).contains(QStringLiteral("either \"file\" or \"model\"")));
+        o["data"] = QJsonObject{{"model", "m.tflite"}, {"tensor", "t"}};
+        QCOMPARE(errorOf(o), QStringLiteral("(loaded)"));
     }
 
     void checkErrors() {

@@ -134,9 +134,9 @@ void TstLessonsUi::libraryFromResourcesAndUserFolder() {
 
     const QList<Lesson> builtIn = loadLessonLibrary(&errors, builtInLessonDir(), QString());
     QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
-    QCOMPARE(builtIn.size(), 11);
+    QCOMPARE(builtIn.size(), 12);
     const QList<Lesson> all = loadLessonLibrary(&errors, builtInLessonDir(), user.path());
-    QCOMPARE(all.size(), 12);
+    QCOMPARE(all.size(), 13);
     QCOMPARE(errors.size(), 1);
     QVERIFY(errors.first().startsWith(QLatin1String("broken.json")));
     QCOMPARE(all.last().id, QStringLiteral("my-own"));

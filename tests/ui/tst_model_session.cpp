@@ -133,6 +133,39 @@ private slots:
         QCOMPARE(back->data.path, s.data.path);
         QVERIFY(back->view == s.view);
     }
+    void aModelTensorAsDataRoundTrips() {
+        QTemporaryDir dir;
+        Session s;
+        s.data.path = dir.filePath(QStringLiteral("net.tflite"));
+        s.data.tensor = QStringLiteral("MobilenetV1/Conv2d_1_depthwise/depthwise_weights/read");
+        const QJsonObject data = sessionToJson(s).value("data").toObject();
+        QCOMPARE(data.value("model").toString(), s.data.path);
+        QCOMPARE(data.value("tensor").toString(), s.data.tensor);
+        QVERIFY(!data.contains("file"));
+        const QString path = dir.filePath(QStringLiteral("m.qscope"));
+        QString error;
+        QVERIFY2(saveSession(path, s, &error), qPrintable(error));
+        auto back = loadSession(path, &error);
+        QVERIFY2(back.has_value(), qPrintable(error));
+        QVERIFY(back->data == s.data);
+        QVERIFY(back->data.isModelTensor());
+        // A relative model path is the session file's folder's, as data files are.
+        QJsonObject json = sessionToJson(s);
+        json["data"] = QJsonObject{{"model", "net.tflite"}, {"tensor", "w"}};
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(json).toJson());
+        f.close();
+        back = loadSession(path, &error);
+        QVERIFY2(back.has_value(), qPrintable(error));
+        QCOMPARE(back->data.path, QDir(dir.path()).filePath(QStringLiteral("net.tflite")));
+        // A session with a data file (every session before model files) has no tensor.
+        s.data.tensor.clear();
+        QVERIFY(saveSession(path, s, &error));
+        back = loadSession(path, &error);
+        QVERIFY(back && !back->data.isModelTensor() && back->data.path == s.data.path);
+    }
+
     void brokenSessionsAreRefusedWithReasons_data() {
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("expected");
@@ -156,6 +189,10 @@ private slots:
             {"min_range beyond float32", R"("parameters": {"min_range": -1e39})", "parameters.min_range: -1e+39 is out of range [-3.4028234663852886e+38, 3.4028234663852886e+38]"},
             {"negative channel", R"("view": {"channel": -7})", "view.channel: -7 is out of range [0, 2147483647]"},
             {"negative tab", R"("view": {"tab": -2})", "view.tab: -2 is out of range [0, 2147483647]"},
+            {"model without tensor", R"("data": {"model": "m.tflite"})", "data.tensor: missing: a model file needs the tensor's name"},
+            {"tensor without model", R"("data": {"tensor": "w"})", "data.model: missing: a tensor needs its model file"},
+            {"model and file", R"("data": {"model": "m.tflite", "tensor": "w", "file": "x.npy"})", "data.model: cannot be given with \"file\""},
+            {"tensor not a string", R"("data": {"model": "m.tflite", "tensor": 3})", "data.tensor: must be a string"},
         };
         for (const auto& bad : badMembers)
             QTest::newRow(bad.row) << versionOneSession(bad.members) << QString::fromUtf8(bad.expected);

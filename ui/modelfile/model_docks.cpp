@@ -1,0 +1,116 @@
+#include "ui/modelfile/model_docks.h"
+
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMainWindow>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include "ui/model/native_file.h"
+#include "ui/modelfile/model_dock.h"
+#include "ui/modelfile/model_file_controller.h"
+#include "ui/modelfile/model_report_view.h"
+#include "ui/modelfile/stored_quant_view.h"
+
+namespace qs::ui {
+
+namespace {
+QDockWidget* bottomDock(QMainWindow* window, const QString& title, const char* name, QWidget* content) {
+    auto* d = new QDockWidget(title);
+    d->setObjectName(QLatin1String(name));
+    d->setWidget(content);
+    window->addDockWidget(Qt::BottomDockWidgetArea, d);
+    d->hide();
+    return d;
+}
+}  // namespace
+
+ModelDocks::ModelDocks(QMainWindow* window, ModelFileController* controller, ExplorerModel* explorer)
+    : QObject(window), window_(window), controller_(controller) {
+    modelDock_ = new ModelDock(controller);
+    report_ = new ModelReportView;
+    report_->setExplorerModel(explorer);
+    stored_ = new StoredQuantView;
+    originalLabel_ = new QLabel;
+    originalLabel_->setObjectName("storedOriginalLabel");
+    originalButton_ = new QPushButton(tr("Float original…"));
+    originalButton_->setObjectName("storedOriginalButton");
+    originalButton_->setToolTip(tr("A model file holding the same tensors as floats (e.g. the float32 "
+                                   "safetensors beside an int8 copy): the rules then quantize its values."));
+    auto* storedPanel = new QWidget;
+    auto* row = new QHBoxLayout;
+    row->addWidget(originalLabel_, 1);
+    row->addWidget(originalButton_);
+    auto* layout = new QVBoxLayout(storedPanel);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(row);
+    layout->addWidget(stored_, 1);
+    setOriginal(QString());
+
+    modelDockWidget_ = bottomDock(window, tr("Model"), "modelDock", modelDock_);
+    reportDockWidget_ = bottomDock(window, tr("Model report"), "modelReportDock", report_);
+    storedDockWidget_ = bottomDock(window, tr("Stored quantization"), "storedQuantDock", storedPanel);
+    window->tabifyDockWidget(modelDockWidget_, reportDockWidget_);
+    window->tabifyDockWidget(reportDockWidget_, storedDockWidget_);
+
+    connect(controller_, &ModelFileController::opened, this, &ModelDocks::modelOpened);
+    connect(controller_, &ModelFileController::selectionChanged, this, &ModelDocks::showStored);
+    connect(report_, &ModelReportView::tensorActivated, this, [this](const QString& name) {
+        controller_->selectTensor(name);
+    });
+    connect(originalButton_, &QPushButton::clicked, this, &ModelDocks::chooseOriginal);
+}
+
+void ModelDocks::modelOpened() {
+    for (QDockWidget* d : {modelDockWidget_, reportDockWidget_, storedDockWidget_}) d->show();
+    modelDockWidget_->raise();
+    report_->setModel(controller_->model());
+    showStored(controller_->selectedTensor());
+}
+
+void ModelDocks::showStored(const QString& tensor) {
+    const auto model = controller_->model();
+    const int64_t index = model && !tensor.isEmpty() ? model->find(tensor.toStdString()) : -1;
+    if (index < 0) {
+        stored_->clear(tr("Choose a tensor stored as integer codes in the Model dock."));
+        return;
+    }
+    const auto& info = model->tensors()[static_cast<size_t>(index)];
+    if (!qs::modelfile::isInteger(info.dtype)) {
+        stored_->clear(tr("'%1' is stored as %2: there are no codes to compare.")
+                           .arg(tensor, QString::fromStdString(info.dtype_name)));
+        return;
+    }
+    stored_->setTensor(model, static_cast<int>(index), original_);
+}
+
+bool ModelDocks::setOriginal(const QString& path, QString* error) {
+    if (path.isEmpty()) {
+        original_.reset();
+    } else {
+        // Listing reads the headers only (well under the 200 ms the readers promise).
+        auto model = qs::modelfile::openModel(nativePath(path));
+        if (!model) {
+            if (error) *error = QString::fromStdString(model.error().message);
+            return false;
+        }
+        original_ = *model;
+    }
+    originalLabel_->setText(original_ ? tr("Compared with the floats of %1")
+                                            .arg(QFileInfo(path).fileName())
+                                      : tr("Compared with the file's own scales (no float original)."));
+    showStored(controller_->selectedTensor());
+    return true;
+}
+
+void ModelDocks::chooseOriginal() {
+    const QString path = QFileDialog::getOpenFileName(window_, tr("Float original"), QFileInfo(controller_->path()).path());
+    if (path.isEmpty()) return;
+    QString error;
+    if (!setOriginal(path, &error)) originalLabel_->setText(tr("Could not open the original: %1").arg(error));
+}
+
+}  // namespace qs::ui

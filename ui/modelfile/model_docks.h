@@ -1,0 +1,64 @@
+// The window's three model-file docks and their wiring, so MainWindow only places them:
+//  - Model: the tensors of the open file (ModelDock);
+//  - Model report: the whole-model report under the explorer's op settings (ModelReportView,
+//    recomputed when a model opens or the settings change; a row or bar explores its tensor);
+//  - Stored quantization: for the explored tensor when the file stores it as integer codes,
+//    the codes against TF's rules (StoredQuantView), optionally against a float original
+//    chosen with "Float original…" (the safetensors int8 file next to its float32 file).
+// All three sit in the bottom dock area, tabbed; they appear when the first model opens.
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include "core/modelfile/model_file.h"
+
+class QDockWidget;
+class QLabel;
+class QMainWindow;
+class QPushButton;
+
+namespace qs::ui {
+
+class ExplorerModel;
+class ModelDock;
+class ModelFileController;
+class ModelReportView;
+class StoredQuantView;
+
+class ModelDocks : public QObject {
+    Q_OBJECT
+public:
+    ModelDocks(QMainWindow* window, ModelFileController* controller, ExplorerModel* explorer);
+
+    ModelDock* modelDock() const { return modelDock_; }
+    ModelReportView* reportView() const { return report_; }
+    StoredQuantView* storedView() const { return stored_; }
+    QDockWidget* modelDockWidget() const { return modelDockWidget_; }
+    QDockWidget* reportDockWidget() const { return reportDockWidget_; }
+    QDockWidget* storedDockWidget() const { return storedDockWidget_; }
+
+    // The float file the stored codes are compared with (null: the file's own scales);
+    // false with `error` when it cannot be opened.
+    bool setOriginal(const QString& path, QString* error = nullptr);
+    qs::modelfile::ModelPtr original() const { return original_; }
+
+private:
+    void modelOpened();
+    void showStored(const QString& tensor);
+    void chooseOriginal();
+
+    QMainWindow* window_;
+    ModelFileController* controller_;
+    ModelDock* modelDock_;
+    ModelReportView* report_;
+    StoredQuantView* stored_;
+    QLabel* originalLabel_;
+    QPushButton* originalButton_;
+    QDockWidget* modelDockWidget_;
+    QDockWidget* reportDockWidget_;
+    QDockWidget* storedDockWidget_;
+    qs::modelfile::ModelPtr original_;
+};
+
+}  // namespace qs::ui
