@@ -46,7 +46,7 @@ ModelDock::ModelDock(ModelFileController* controller, QWidget* parent)
     view_->setAlternatingRowColors(true);
     view_->setSelectionMode(QAbstractItemView::SingleSelection);
     view_->setContextMenuPolicy(Qt::CustomContextMenu);
-    view_->header()->setStretchLastSection(false);
+    view_->header()->setStretchLastSection(true);
     view_->header()->setSectionResizeMode(QHeaderView::Interactive);
     openButton_ = new QPushButton(tr("Open model…"));
     openButton_->setObjectName("modelOpenButton");

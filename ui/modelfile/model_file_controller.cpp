@@ -88,6 +88,10 @@ bool ModelFileController::selectTensor(const QString& name, QString* error) {
     if (qs::usesAxis(spec.op) && axisRow) {
         // Per channel along the tensor's channels; per tensor for vectors and scalars.
         spec.axis = axis >= 0 && axis <= axisRow->max ? axis : -1;
+        // QuantizeV2 per channel takes a range per channel: each channel's own min and max
+        // (what a per-channel calibration feeds), not the form's one range for all, which
+        // was chosen for other data.
+        if (spec.axis >= 0 && spec.op == qs::QuantOp::QuantizeV2) spec.range_source = qs::RangeSource::FromData;
         emit notice(spec.axis >= 0 ? tr("%1: per channel on axis %2").arg(name).arg(spec.axis)
                                    : tr("%1: per tensor").arg(name));
     } else if (axis >= 0) {

@@ -1,6 +1,7 @@
 #include "ui/modelfile/tensor_tree_model.h"
 
 #include <QHash>
+#include <algorithm>
 
 #include "ui/modelfile/tensor_text.h"
 
@@ -13,6 +14,22 @@ QStandardItem* cell(const QString& text, const QVariant& sortValue) {
     item->setEditable(false);
     item->setData(sortValue, TensorTreeModel::SortRole);
     return item;
+}
+
+// A group with one row only is merged into that row ("depthwise_weights" over "read" becomes
+// "depthwise_weights/read"): TFLite and TF names end in chains like that, and a level per
+// name part would bury every tensor one click deeper for nothing.
+void mergeSingleChildGroups(QStandardItem* parent, const QString& separator) {
+    for (int r = 0; r < parent->rowCount(); ++r) {
+        QStandardItem* item = parent->child(r, 0);
+        mergeSingleChildGroups(item, separator);
+        if (item->data(TensorTreeModel::TensorNameRole).isValid() || item->rowCount() != 1) continue;
+        QList<QStandardItem*> only = item->takeRow(0);
+        only[0]->setText(item->text() + separator + only[0]->text());
+        only[0]->setData(only[0]->text().toLower(), TensorTreeModel::SortRole);
+        parent->removeRow(r);
+        parent->insertRow(r, only);
+    }
 }
 
 }  // namespace
@@ -70,6 +87,10 @@ void TensorTreeModel::setModel(const qs::modelfile::ModelPtr& model) {
         it.value()[Size]->setText(byteSizeText(bytes));
         it.value()[Size]->setData(static_cast<qlonglong>(bytes), SortRole);
     }
+    const auto& tensors = model->tensors();
+    const bool slashes = std::any_of(tensors.begin(), tensors.end(),
+                                     [](const auto& t) { return t.name.find('/') != std::string::npos; });
+    mergeSingleChildGroups(invisibleRootItem(), slashes ? QStringLiteral("/") : QStringLiteral("."));
 }
 
 QModelIndex TensorTreeModel::indexOfTensor(const QString& name) const {

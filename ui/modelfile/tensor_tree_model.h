@@ -1,6 +1,6 @@
 // The Model dock's item model: one row per stored tensor, grouped under its layer path
 // (tensorPathParts), with the columns name, shape, dtype, size, stored quantization and
-// origin. Each cell also holds the value its column sorts by (SortRole: element count for
+// origin. A group of one row is merged into it ("depthwise_weights/read"). Each cell also holds the value its column sorts by (SortRole: element count for
 // the shape, bytes for the size), and every row its full name or path (FilterRole), so
 // a filter on "conv1" keeps a whole layer. Group rows add up their tensors' sizes.
 #pragma once
