@@ -115,7 +115,7 @@ void ModelDock::refresh() {
     }
     view_->expandAll();
     for (int c = 0; c < TensorTreeModel::ColumnCount; ++c) view_->resizeColumnToContents(c);
-    view_->setColumnWidth(0, std::min(view_->columnWidth(0), 320));
+    view_->setColumnWidth(0, std::min(view_->columnWidth(0), 440));
     showSelection(controller_->selectedTensor());
 }
 
