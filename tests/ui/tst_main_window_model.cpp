@@ -12,13 +12,17 @@
 #include <QMimeData>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
+#include <QTreeWidget>
 #include <QUrl>
 
 #include "core/modelfile/model_file.h"
 #include "ui/embedding/embedding_model.h"
 #include "ui/embedding/workbench_window.h"
 #include "ui/modelfile/model_dock.h"
+#include "ui/modelfile/model_docks.h"
 #include "ui/modelfile/model_file_controller.h"
+#include "ui/modelfile/model_report_view.h"
+#include "ui/modelfile/stored_quant_view.h"
 #include "ui/modelfile/tensor_tree_model.h"
 
 namespace {
@@ -335,6 +339,45 @@ private slots:
         recent->menu()->actions().first()->trigger();
         QVERIFY(opened.wait(10000) || opened.count() == 1);
         QCOMPARE(dock()->tensorModel()->tensorCount(), 4);
+    }
+
+    // person_detect.tflite: a row of the whole-model report explores its tensor (axis from the
+    // stored per-channel quantization), and the Stored quantization dock compares its codes.
+    void reportRowsAndStoredCodesOfARealModel() {
+        const QString path = QStringLiteral(QS_TEST_DATA_DIR "/models/tflite/person_detect.tflite");
+        QSignalSpy opened(w_->modelFiles(), &ModelFileController::opened);
+        QSignalSpy report(w_->modelDocks()->reportView()->service(), &ModelReportService::reportReady);
+        w_->openModel(path);
+        QVERIFY(opened.wait(10000) || opened.count() == 1);
+        QVERIFY(w_->modelDocks()->reportDockWidget()->isVisible() || !w_->modelDocks()->reportDockWidget()->isHidden());
+        QVERIFY(report.count() == 1 || report.wait(30000));
+        QTreeWidget* table = w_->modelDocks()->reportView()->table();
+        QTreeWidgetItem* item = nullptr;
+        const QString kernel = QStringLiteral("MobilenetV1/Conv2d_2_depthwise/depthwise_weights/read");
+        for (int i = 0; i < table->topLevelItemCount() && !item; ++i)
+            if (table->topLevelItem(i)->text(ModelReportView::ColName).contains(QStringLiteral("Conv2d_2_depthwise/depthwise_weights")))
+                item = table->topLevelItem(i);
+        QVERIFY(item);
+        w_->modelDocks()->reportDockWidget()->raise();
+        w_->resizeDocks({w_->modelDocks()->reportDockWidget()}, {450}, Qt::Vertical);  // as a user drags it taller
+        QTRY_VERIFY(table->isVisible());
+        table->scrollToItem(item);
+        const auto nameCell = [&] { return QPoint(30, table->visualItemRect(item).center().y()); };
+        QTRY_VERIFY2(table->viewport()->rect().contains(nameCell()),
+                     qPrintable(QStringLiteral("viewport %1x%2, item at %3").arg(table->viewport()->width())
+                                    .arg(table->viewport()->height()).arg(table->visualItemRect(item).y())));
+        QSignalSpy compared(w_->modelDocks()->storedView(), &StoredQuantView::comparisonShown);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, nameCell());
+        QCOMPARE(model_->dataSource().tensor, kernel);
+        QVERIFY(settle());
+        QCOMPARE(w_->dataService()->dataset()->shape, (qs::Shape{1, 3, 3, 16}));
+        QCOMPARE(model_->spec().axis, 3);  // the file's quantized_dimension
+        QCOMPARE(dock()->currentTensor(), kernel);
+        const QModelIndex listed = row(kernel);
+        QCOMPARE(listed.siblingAtColumn(TensorTreeModel::Quantization).data().toString(),
+                 QStringLiteral("per-channel on axis 3 (int8, 16 scales)"));
+        QVERIFY(compared.count() == 1 || compared.wait(30000));
+        QVERIFY(w_->modelDocks()->storedView()->comparison());
     }
 
     void aTwoDimensionalTensorOpensInTheWorkbenchAsATable() {
