@@ -115,7 +115,10 @@ Result<std::vector<float>> toFloat32(const TensorData& tensor) {
     for (size_t i = 0; i < count; ++i) {
         const size_t c = layout.post > 0 ? static_cast<size_t>(layout.sliceOf(static_cast<int64_t>(i))) : 0;
         const int64_t zero = q.zero_point.empty() ? 0 : q.zero_point[q.zero_point.size() > 1 ? c : 0];
-        out[i] = static_cast<float>(integerAt(info.dtype, p, i) - zero) * q.scale[c];
+        int64_t difference;  // a file's zero point may be anything: no overflow on the way
+        if (__builtin_sub_overflow(integerAt(info.dtype, p, i), zero, &difference))
+            return data::dataError(where + "zero point " + std::to_string(zero) + " is out of range for its codes");
+        out[i] = static_cast<float>(difference) * q.scale[c];
     }
     return out;
 }

@@ -394,6 +394,19 @@ private slots:
                                                   "parameters); only dense tensors are read"));
     }
 
+    void zeroPointsOutOfRangeAreRefused() {
+        // A zero point no code can be shifted by without overflow (a fuzz finding): refused
+        // when converting, never undefined arithmetic.
+        const std::vector<std::vector<HandTensor>> subgraphs = {
+            {{"w", {1}, kInt8, 1, {0.5f}, {std::numeric_limits<int64_t>::min()}}}};
+        auto opened = open(build(subgraphs, {{}, {std::string(1, '\x27')}}).bytes);
+        QVERIFY(opened.ok());
+        QCOMPARE((*opened)->tensors()[0].quantization->zero_point[0], std::numeric_limits<int64_t>::min());
+        auto values = toFloat32(*(*opened)->load(0));
+        QVERIFY(!values.ok());
+        QCOMPARE(errorOf(values.error()), QString("tensor 'w': zero point -9223372036854775808 is out of range for its codes"));
+    }
+
     void otherTypesAreListedNotLoaded() {
         const std::vector<std::vector<HandTensor>> subgraphs = {
             {{"text", {1}, 5, 1}, {"nibbles", {2}, 17, 1}, {"future", {1}, 99, 1}, {"brain", {1}, 18, 2}}};
