@@ -115,6 +115,22 @@ struct Attribute {
     int64_t type = 0;  // AttributeProto.AttributeType
 };
 
+// A name as part of an origin: origins are copied into every tensor a subgraph holds, so
+// a hostile file's long names must not multiply (cut at a UTF-8 character boundary).
+std::string shortText(std::string_view s, size_t max = 48) {
+    if (s.size() <= max) return std::string(s);
+    while (max > 0 && (static_cast<unsigned char>(s[max]) & 0xC0) == 0x80) --max;
+    return std::string(s.substr(0, max)) + "\u2026";
+}
+
+// A subgraph's origin prefix, its innermost part kept when it grows too long.
+std::string keepTail(std::string s, size_t max = 240) {
+    if (s.size() <= max) return s;
+    size_t cut = s.size() - max;
+    while (cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) ++cut;
+    return "\u2026 " + s.substr(cut);
+}
+
 bool isDefaultDomain(const std::string& domain) { return domain.empty() || domain == "ai.onnx"; }
 
 bool isWeightUse(const std::string& op) {
@@ -335,8 +351,9 @@ private:
                 if (!(into ? w.string(whole_, *into) : w.skip(type))) return fail(w.error());
             }
         }
-        Place here(*this, "node " + std::to_string(index) + (name.empty() ? "" : " '" + name + "'"));
+        Place here(*this, "node " + std::to_string(index) + (name.empty() ? "" : " '" + shortText(name) + "'"));
         const bool constant = opType == "Constant" && isDefaultDomain(domain);
+        const std::string nodeLabel = shortText(opType) + (name.empty() ? "" : " '" + shortText(name) + "'");
         const bool use = isWeightUse(opType) && (isDefaultDomain(domain) || domain == "com.microsoft") &&
                          listing_.uses.size() < kMaxUses;
         NodeUse nodeUse;
@@ -356,8 +373,7 @@ private:
             if (constant && !constantValue(attrSpan, a, scope, prefix, name, output)) return false;
             if (use && a.name == "axis" && a.i) nodeUse.axis = a.i;
             if (use && a.name == "transB" && a.i) nodeUse.trans_b = *a.i;
-            const std::string subPrefix = prefix + opType + (name.empty() ? "" : " '" + name + "'") + " " + a.name;
-            if (!subgraphs(attrSpan, a.name, scope, subPrefix, depth)) return false;
+            if (!subgraphs(attrSpan, a.name, scope, prefix + nodeLabel + " " + shortText(a.name), depth)) return false;
         }
         if (use) {
             nodeUse.op_type = std::move(opType);
@@ -431,7 +447,7 @@ private:
                        const std::string& nodeName, const std::string& output) {
         StoredTensor t;
         t.name = !output.empty() ? output : !nodeName.empty() ? nodeName : "Constant " + std::to_string(listing_.tensors.size());
-        t.origin = prefix + "Constant node" + (nodeName.empty() ? "" : " '" + nodeName + "'");
+        t.origin = prefix + "Constant node" + (nodeName.empty() ? "" : " '" + shortText(nodeName) + "'");
         t.scope = scope;
         t.message = attrSpan;
         const auto count = [](uint64_t n) { return static_cast<int64_t>(n); };
@@ -482,7 +498,7 @@ private:
             }
             Span g;
             if (!w.length(g)) return fail(w.error());
-            const std::string label = many ? prefix + " " + std::to_string(k++) : prefix;
+            const std::string label = keepTail(many ? prefix + " " + std::to_string(k++) : prefix);
             Place here(*this, "attribute '" + attrName + "'");
             if (!graph(g, scope, label + " \u203a ", depth + 1)) return false;
         }

@@ -31,8 +31,10 @@ namespace qs::modelfile::onnx_wire {
 // Limits a hostile file meets before it costs memory or stack.
 inline constexpr int kMaxGraphDepth = 32;           // nested subgraphs
 inline constexpr size_t kMaxRank = 64;              // dims of one tensor
-inline constexpr size_t kMaxTensors = size_t{1} << 20;
-inline constexpr size_t kMaxUses = size_t{1} << 20;  // recorded weight uses (beyond: not recorded)
+// A listed tensor costs a few hundred bytes however small it is on the wire: the caps bound
+// what a file of tiny ones can make the listing hold (~100 MB).
+inline constexpr size_t kMaxTensors = size_t{1} << 18;
+inline constexpr size_t kMaxUses = size_t{1} << 18;  // recorded weight uses (beyond: not recorded)
 inline constexpr size_t kMaxExternalEntries = 64;    // external_data key/value pairs
 
 // A run of bytes of the file: [offset, offset + length).

@@ -438,6 +438,18 @@ void TstModelOnnx::subgraphTensorsAreFound() {
                                "body_w @ If 'if1' else_branch \u203a Loop 'loop1' body \u203a initializer",
                                "g0 @ Custom branches 0 \u203a initializer", "g1 @ Custom branches 1 \u203a initializer"}));
     QCOMPARE(floatsOf(*opened, "body_w"), std::vector<float>{4});
+
+    // Long node names are shortened in origins (every tensor of a subgraph carries its origin).
+    onnx::ModelProto longNames = model();
+    onnx::GraphProto* g2 = longNames.mutable_graph();
+    for (int level = 0; level < 20; ++level)
+        g2 = addSubgraph(*addNode(*g2, "If", std::string(1000, 'n'), {"c"}, {"y"}), "then_branch");
+    *g2->add_initializer() = floatTensor("deep", {1}, {1});
+    const auto deep = mustOpen(bytesOf(longNames));
+    const std::string& origin = deep->tensors()[0].origin;
+    QVERIFY2(origin.size() < 300, origin.c_str());
+    QVERIFY(origin.rfind("\u2026 ", 0) == 0);
+    QVERIFY(origin.find("nnn\u2026' then_branch \u203a initializer") != std::string::npos);
 }
 
 void TstModelOnnx::storedQuantizationFromDequantizeLinear() {
