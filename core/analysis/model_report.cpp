@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -75,40 +76,91 @@ private:
     bool overflowed_ = false;
 };
 
+// A slice's outputs as code indices 0..levels-1, for counting levels in a bitmap instead of a
+// hash set: the outputs of neighbouring codes lie about one step apart (far more than float
+// rounding), so round((y - zero_output) / step) + (zero_code - code_lowest) gives each output
+// its code back, and equal outputs the same index. For ops with more than 65536 levels or
+// without a positive step, `usable` is false and outputs are hashed (LevelSet).
+struct CodeIndex {
+    double zero = 0, perStep = 0;
+    int64_t zeroIndex = 0, levels = 0;
+    bool usable = false;
+
+    static CodeIndex of(const SliceQuant& q) {
+        CodeIndex c;
+        c.levels = q.levels();
+        c.usable = c.levels > 0 && c.levels <= LevelSet::kMaxLevels && q.step > 0 && std::isfinite(q.step) &&
+                   std::isfinite(q.zero_output) && q.zero_code >= q.code_lowest && q.zero_code <= q.code_highest;
+        c.zero = q.zero_output;
+        c.perStep = 1.0 / q.step;
+        c.zeroIndex = q.zero_code - q.code_lowest;
+        return c;
+    }
+    size_t words() const { return usable ? static_cast<size_t>((levels + 63) / 64) : 0; }
+    // The index of output y, or -1 when it is none of the codes' (it is hashed instead).
+    int64_t operator()(float y) const {
+        const double k = (static_cast<double>(y) - zero) * perStep;
+        if (!(std::fabs(k) < 1e9)) return -1;
+        const int64_t i = static_cast<int64_t>(k + (k >= 0 ? 0.5 : -0.5)) + zeroIndex;
+        return i >= 0 && i < levels ? i : -1;
+    }
+};
+
 // What a run of elements adds to a row.
 struct Partial {
     ErrorSums sums;  // with clipped and nan_pairs
     float lo = std::numeric_limits<float>::infinity();
     float hi = -std::numeric_limits<float>::infinity();
-    LevelSet levels;
+    std::vector<uint64_t> codes;  // a bit per code index seen (CodeIndex)
+    LevelSet levels;              // outputs without an index
 
     void merge(const Partial& o) {
         sums.merge(o.sums);
         lo = std::min(lo, o.lo);
         hi = std::max(hi, o.hi);
+        if (codes.size() < o.codes.size()) codes.resize(o.codes.size(), 0);
+        for (size_t w = 0; w < o.codes.size(); ++w) codes[w] |= o.codes[w];
         levels.merge(o.levels);
+    }
+    // Distinct outputs, -1 when more than LevelSet counts.
+    int64_t distinct() const {
+        if (levels.count() < 0) return -1;
+        int64_t n = levels.count();
+        for (uint64_t w : codes) n += std::popcount(w);
+        return n;
     }
 };
 
-// x against y over [0, n), clipping against [clipLo, clipHi]: one pass, sums in index order.
-void accumulate(const float* x, const float* y, int64_t n, float clipLo, float clipHi, Partial& p) {
+// x against y over [0, n), clipping against [clipLo, clipHi], continuing p's sums in index
+// order (so a channel's runs sum as errorStats over the channel's values would). The sums
+// live in locals for the loop: the compiler cannot keep p's members in registers.
+inline void accumulate(const float* x, const float* y, int64_t n, float clipLo, float clipHi, const CodeIndex& index,
+                       Partial& p) {
+    if (p.codes.size() < index.words()) p.codes.resize(index.words(), 0);
+    uint64_t* bits = p.codes.data();
+    ErrorSums s = p.sums;
     float lo = p.lo, hi = p.hi;
     for (int64_t i = 0; i < n; ++i) {
         const float xi = x[i], yi = y[i];
         if (std::isnan(xi) || std::isnan(yi)) {
-            ++p.sums.nan_pairs;
+            ++s.nan_pairs;
             if (!std::isnan(xi)) {
                 lo = xi < lo ? xi : lo;
                 hi = xi > hi ? xi : hi;
             }
             continue;
         }
-        p.sums.add(xi, yi);
-        p.sums.clipped += (xi < clipLo) | (xi > clipHi);
+        s.add(xi, yi);
+        s.clipped += (xi < clipLo) | (xi > clipHi);
         lo = xi < lo ? xi : lo;
         hi = xi > hi ? xi : hi;
-        p.levels.add(yi);
+        const int64_t k = index.usable ? index(yi) : -1;
+        if (k >= 0)
+            bits[k >> 6] |= uint64_t{1} << (k & 63);
+        else
+            p.levels.add(yi);
     }
+    p.sums = s;
     p.lo = lo;
     p.hi = hi;
 }
@@ -122,23 +174,41 @@ ReportStats statsOf(const Partial& p, int64_t elements, int64_t levelsAvailable)
     s.mse = e.mse;
     s.sqnr_db = e.sqnr_db;
     s.clipped_fraction = elements > 0 ? static_cast<double>(p.sums.clipped) / static_cast<double>(elements) : 0.0;
-    s.levels_used = static_cast<double>(p.levels.count());
+    s.levels_used = static_cast<double>(p.distinct());
     s.levels_available = levelsAvailable;
     s.nan_pairs = p.sums.nan_pairs;
     return s;
 }
 
-// Min and max of the non-NaN values, thread-count independent (min/max are exact anyway).
+// Min and max of the non-NaN values, thread-count independent (min and max are exact). 16
+// independent lanes let GCC keep them in vector registers (one running min is a loop-carried
+// dependency it will not vectorise without -ffast-math); NaN compares false and is left out.
 void dataRange(std::span<const float> x, const Exec& exec, float& lo, float& hi) {
     struct MinMax {
         float lo = std::numeric_limits<float>::infinity(), hi = -std::numeric_limits<float>::infinity();
     };
-    const auto parts = embedding::blockPartials<MinMax>(exec, static_cast<int64_t>(x.size()), [&](int64_t b, int64_t e) {
+    const float* p = x.data();
+    const auto parts = embedding::blockPartials<MinMax>(exec, static_cast<int64_t>(x.size()), [p](int64_t b, int64_t e) {
+        constexpr int kLanes = 16;
+        float l[kLanes], h[kLanes];
+        for (int j = 0; j < kLanes; ++j) {
+            l[j] = std::numeric_limits<float>::infinity();
+            h[j] = -std::numeric_limits<float>::infinity();
+        }
+        int64_t i = b;
+        for (; i + kLanes <= e; i += kLanes)
+            for (int j = 0; j < kLanes; ++j) {
+                l[j] = p[i + j] < l[j] ? p[i + j] : l[j];
+                h[j] = p[i + j] > h[j] ? p[i + j] : h[j];
+            }
         MinMax m;
-        for (int64_t i = b; i < e; ++i) {
-            const float v = x[static_cast<size_t>(i)];
-            m.lo = v < m.lo ? v : m.lo;  // NaN compares false: left out
-            m.hi = v > m.hi ? v : m.hi;
+        for (; i < e; ++i) {
+            m.lo = p[i] < m.lo ? p[i] : m.lo;
+            m.hi = p[i] > m.hi ? p[i] : m.hi;
+        }
+        for (int j = 0; j < kLanes; ++j) {
+            m.lo = l[j] < m.lo ? l[j] : m.lo;
+            m.hi = h[j] > m.hi ? h[j] : m.hi;
         }
         return m;
     });
@@ -248,9 +318,13 @@ private:
         QuantSpec spec = reportSpecFor(spec_, info.shape, modelfile::channelAxis(model_.format(), info));
         row.axis = static_cast<int>(spec.axis);
         // QuantizeV2 per tensor (and per channel over a size-1 axis) and the TPU op take the
-        // tensor's range as given; QDQ takes it itself (range_given false) and per-channel
-        // QuantizeV2 slice by slice (RangeSource::FromData).
-        if (!isQdq(spec.op)) dataRange(x, options_.exec, spec.min_range, spec.max_range);
+        // tensor's range as given; per-channel QuantizeV2 takes each slice's (FromData) and
+        // per-channel QDQ its own (range_given false). Per-tensor QDQ is given the tensor's
+        // min/max: the same outputs as range_given false (the op's scale is the smaller of
+        // q_min/min and q_max/max, so its range covers [min, max] and clamps nothing), without
+        // the two single-threaded min/max passes applySpec and the op would make.
+        if (!isQdq(spec.op) || spec.axis < 0) dataRange(x, options_.exec, spec.min_range, spec.max_range);
+        if (isQdq(spec.op) && spec.axis < 0) spec.range_given = true;
         if (!progress(0.1 * n)) return cancelledError();
 
         output_.resize(x.size());
@@ -273,9 +347,10 @@ private:
         const float* yp = output_.data();
         if (l.depth <= 1) {
             const SliceQuant& q = run.slices.front();
+            const CodeIndex index = CodeIndex::of(q);
             const auto parts = embedding::blockPartials<Partial>(options_.exec, n, [&](int64_t b, int64_t e) {
                 Partial p;
-                accumulate(xp + b, yp + b, e - b, q.output_min, q.output_max, p);
+                accumulate(xp + b, yp + b, e - b, q.output_min, q.output_max, index, p);
                 return p;
             });
             Partial all;
@@ -286,6 +361,8 @@ private:
         // Per channel: threads take ranges of channels; each channel's elements are summed
         // in index order whatever the split.
         std::vector<Partial> channels(static_cast<size_t>(l.depth));
+        std::vector<CodeIndex> indices;
+        for (const SliceQuant& q : run.slices) indices.push_back(CodeIndex::of(q));
         const int64_t perChannel = l.pre * l.post;
         parallelFor(options_.exec, l.depth, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(1, perChannel)),
                     [&](int64_t c0, int64_t c1) {
@@ -294,7 +371,7 @@ private:
                                 const int64_t base = (p * l.depth + c) * l.post;
                                 const SliceQuant& q = run.slices[static_cast<size_t>(c)];
                                 accumulate(xp + base, yp + base, l.post, q.output_min, q.output_max,
-                                           channels[static_cast<size_t>(c)]);
+                                           indices[static_cast<size_t>(c)], channels[static_cast<size_t>(c)]);
                             }
                     });
         Partial all;
@@ -337,7 +414,9 @@ private:
                 c.max = row.stats.max;
                 c.spec = withRange(base, c.min, c.max);
             }
-            auto sqnr = wholeTensorSqnr(x, c.spec);
+            // Per tensor, min-max is the row's own quantizer: its SQNR is known already.
+            auto sqnr = c.method == CalibrationMethod::MinMax && spec.axis < 0 ? Result<double>(row.stats.sqnr_db)
+                                                                               : wholeTensorSqnr(x, c.spec);
             if (!sqnr) {
                 row.calibration_note = sqnr.error().message;
                 return;
@@ -379,8 +458,13 @@ private:
 
 QuantSpec reportSpecFor(const QuantSpec& spec, const Shape& shape, int channelAxis) {
     QuantSpec s = spec;
-    const bool perChannel = usesAxis(spec.op) && spec.axis >= 0 && channelAxis >= 0 &&
-                            channelAxis < static_cast<int>(shape.size());
+    bool perChannel = usesAxis(spec.op) && spec.axis >= 0 && channelAxis >= 0 &&
+                      channelAxis < static_cast<int>(shape.size());
+    if (perChannel) {  // a channel of one value, or a million channels, is no weight layout
+        const int64_t channels = shape[static_cast<size_t>(channelAxis)];
+        const int64_t n = numElements(shape);
+        perChannel = channels >= 1 && channels <= kMaxReportChannels && n / channels >= 2;
+    }
     s.axis = perChannel ? channelAxis : -1;
     s.range_source = perChannel ? RangeSource::FromData : RangeSource::Given;
     if (isQdq(spec.op)) s.range_given = false;

@@ -13,8 +13,10 @@
 //    buckets...). The spec's given range means nothing across tensors, so each tensor's
 //    range comes from its own data, as a per-tensor (or per-channel) calibration would feed
 //    it: QuantizeV2 gets min_range/max_range = the tensor's min/max (per channel:
-//    RangeSource::FromData, each slice's own); QDQ runs with range_given = false (TF's op
-//    takes the data's min/max itself); the TPU op gets lower/upper = the data's min/max.
+//    RangeSource::FromData, each slice's own); QDQ runs as with range_given = false (TF's op
+//    takes the data's min/max itself; per tensor the report gives it that min/max with
+//    range_given true, which yields the same outputs: the op's range then covers the data
+//    and clamps nothing); the TPU op gets lower/upper = the data's min/max.
 //    Min/max ignore NaN (as applySpec's per-slice ranges do).
 //  - spec.axis >= 0 (QuantizeV2 and QDQ) means per channel: each tensor is quantized along
 //    its own modelfile::channelAxis() (the explorer's axis number belongs to the explorer's
@@ -36,8 +38,9 @@
 // takes the tensor's own min/max. Each of the four ranges is then run over the whole tensor
 // and the best is the one of highest SQNR there (choosing on the sample would over-weight or
 // miss rare outliers). Cost per tensor: calibrate() on the sample (about the same for every
-// tensor: the KL search over 2048 bins and the MSE search dominate) plus four runs of the op
-// over the tensor.
+// tensor: the KL search over 2048 bins and the MSE search dominate) plus three runs of the op
+// over the tensor (four when the report runs per channel: per tensor, min-max is the row's
+// own quantizer).
 
 // Tensors are loaded one at a time (memory-mapped where the format stores them raw; float32
 // aligned in the mapping is used in place), so memory stays at about two copies of the
@@ -129,6 +132,10 @@ Result<ModelReport> computeModelReport(const modelfile::ModelFile& model, const 
 
 // The spec a tensor of shape `shape` is quantized with (see above): ranges from the data are
 // set by computeModelReport; this gives the op settings, axis (channel axis or -1) included.
+// A tensor whose channel axis holds more than kMaxReportChannels channels, or channels of
+// one value each, is quantized per tensor (a per-channel row set that size helps nobody and
+// would cost memory per channel).
+inline constexpr int64_t kMaxReportChannels = 65536;
 QuantSpec reportSpecFor(const QuantSpec& spec, const Shape& shape, int channelAxis);
 
 // The rows as CSV (csv_writer): one line per tensor (channel empty) followed by its channel

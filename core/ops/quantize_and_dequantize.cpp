@@ -186,10 +186,22 @@ void reduceSlices(const TensorRef<float>& input, const SliceLayout& l, const Exe
         }
         return;
     }
-    for (int64_t b = 0; b < l.blocks(); ++b) {
-        const auto d = static_cast<size_t>(b % l.depth);
-        minMaxRun(x + b * l.post, l.post, mins[d], maxs[d]);
-    }
+    // Runs shorter than minMaxRun's lanes (channels last: one element per run) take the
+    // plain loop; the same comparisons, so the same min/max.
+    for (int64_t p = 0; p < l.pre; ++p)
+        for (int64_t d = 0; d < l.depth; ++d) {
+            const float* run = x + (p * l.depth + d) * l.post;
+            float& lo = mins[static_cast<size_t>(d)];
+            float& hi = maxs[static_cast<size_t>(d)];
+            if (l.post >= 32) {
+                minMaxRun(run, l.post, lo, hi);
+                continue;
+            }
+            for (int64_t i = 0; i < l.post; ++i) {
+                lo = run[i] < lo ? run[i] : lo;
+                hi = run[i] > hi ? run[i] : hi;
+            }
+        }
 }
 
 }  // namespace

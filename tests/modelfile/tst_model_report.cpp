@@ -43,6 +43,15 @@ const TensorReportRow* rowNamed(const ModelReport& r, const std::string& name) {
     return nullptr;
 }
 
+// The explorer over x with `spec` fed x's own min/max as the given range (what the report
+// does per tensor).
+qs::Result<ExplorerResult> explorerOverDataRange(QuantSpec spec, const std::vector<float>& x) {
+    spec.min_range = *std::min_element(x.begin(), x.end());
+    spec.max_range = *std::max_element(x.begin(), x.end());
+    spec.range_given = true;
+    return computeExplorer(spec, TensorRef<float>{x, {static_cast<int64_t>(x.size())}});
+}
+
 // The skipped tensors and their reasons, for failure messages.
 QByteArray skippedText(const ModelReport& r) {
     std::string s;
@@ -98,17 +107,13 @@ private slots:
         const std::vector<float> x = normalValues(300000, 0.7f, 2);
         MemoryModel m;
         m.addFloats("t", {300000}, x);
-        for (QuantOp op : {QuantOp::QuantizeV2, QuantOp::QuantizeAndDequantizeV4, QuantOp::TpuSimulatedQuantization}) {
+        for (QuantOp op : {QuantOp::QuantizeV2, QuantOp::QuantizeAndDequantizeV4, QuantOp::QuantizeAndDequantizeV3,
+                           QuantOp::TpuSimulatedQuantization}) {
             QuantSpec spec = qdq8(op);
             auto r = computeModelReport(m, spec, quick());
             QVERIFY(r.ok());
             QCOMPARE(r->rows.size(), size_t{1});
-            // The explorer, given the data's range by hand.
-            QuantSpec explorer = spec;
-            explorer.min_range = *std::min_element(x.begin(), x.end());
-            explorer.max_range = *std::max_element(x.begin(), x.end());
-            explorer.range_given = true;
-            auto e = computeExplorer(explorer, TensorRef<float>{x, {300000}});
+            auto e = explorerOverDataRange(spec, x);
             QVERIFY(e.ok());
             const ReportStats& s = r->rows[0].stats;
             QVERIFY2(std::abs(s.mse - e->stats.mse) <= 1e-12 * e->stats.mse, quantOpKey(op).data());
@@ -117,7 +122,37 @@ private slots:
             QCOMPARE(s.min, e->data_min);
             QCOMPARE(s.max, e->data_max);
             QVERIFY(s.sqnr_db > 20 && s.sqnr_db < 60);
+            if (isQdq(op)) {  // the data's range given = TF's range_given false, output for output
+                QuantSpec own = spec;
+                own.range_given = false;
+                auto fromData = computeExplorer(own, TensorRef<float>{x, {300000}});
+                QVERIFY(fromData.ok());
+                QVERIFY(fromData->output == e->output);
+            }
         }
+    }
+
+    void levelsUsedAreTheDistinctOutputsForEveryModeAndType() {
+        std::vector<float> x = normalValues(100000, 3.0f, 8);
+        x[3] = 0.0f;
+        MemoryModel m;
+        m.addFloats("t", {100000}, x);
+        for (QuantizeMode mode : {QuantizeMode::MinCombined, QuantizeMode::MinFirst, QuantizeMode::Scaled})
+            for (QType type : {QType::QInt8, QType::QUInt8, QType::QInt16, QType::QUInt16, QType::QInt32}) {
+                QuantSpec spec = defaultSpecFor(QuantOp::QuantizeV2);
+                spec.mode = mode;
+                spec.T = type;
+                auto r = computeModelReport(m, spec, quick());
+                QVERIFY(r.ok());
+                QCOMPARE(r->rows.size(), size_t{1});
+                auto e = explorerOverDataRange(spec, x);
+                QVERIFY(e.ok());
+                const double expected = e->stats.distinct_levels > 65536 ? -1.0 : double(e->stats.distinct_levels);
+                QVERIFY2(r->rows[0].stats.levels_used == expected,
+                         qPrintable(QString("mode %1 type %2: %3 vs %4").arg(int(mode)).arg(int(type))
+                                        .arg(r->rows[0].stats.levels_used).arg(expected)));
+                QCOMPARE(r->rows[0].stats.mse, e->stats.mse);
+            }
     }
 
     void worstFirst() {
@@ -183,6 +218,22 @@ private slots:
             QVERIFY(!whole->per_channel);
             QVERIFY(whole->rows[0].channels.empty());
             QCOMPARE(whole->rows[0].axis, -1);
+        }
+    }
+
+    void degenerateChannelLayoutsStayPerTensor() {
+        MemoryModel m;
+        m.addFloats("row", {1, 1000}, normalValues(1000, 1.0f, 9));        // one value per channel
+        m.addFloats("wide", {2, 70000}, normalValues(140000, 1.0f, 10));    // more channels than the cap
+        m.addFloats("fine", {3, 100}, normalValues(300, 1.0f, 11));
+        QuantSpec spec = qdq8();
+        spec.axis = 0;
+        auto r = computeModelReport(m, spec, quick());
+        QVERIFY(r.ok());
+        QCOMPARE(r->rows.size(), size_t{3});
+        for (const auto& row : r->rows) {
+            QCOMPARE(row.axis, row.name == "fine" ? 1 : -1);
+            QCOMPARE(row.channels.size(), size_t(row.name == "fine" ? 100 : 0));
         }
     }
 
