@@ -458,8 +458,13 @@ private:
 
 QuantSpec reportSpecFor(const QuantSpec& spec, const Shape& shape, int channelAxis) {
     QuantSpec s = spec;
-    const bool perChannel = usesAxis(spec.op) && spec.axis >= 0 && channelAxis >= 0 &&
-                            channelAxis < static_cast<int>(shape.size());
+    bool perChannel = usesAxis(spec.op) && spec.axis >= 0 && channelAxis >= 0 &&
+                      channelAxis < static_cast<int>(shape.size());
+    if (perChannel) {  // a channel of one value, or a million channels, is no weight layout
+        const int64_t channels = shape[static_cast<size_t>(channelAxis)];
+        const int64_t n = numElements(shape);
+        perChannel = channels >= 1 && channels <= kMaxReportChannels && n / channels >= 2;
+    }
     s.axis = perChannel ? channelAxis : -1;
     s.range_source = perChannel ? RangeSource::FromData : RangeSource::Given;
     if (isQdq(spec.op)) s.range_given = false;

@@ -132,6 +132,10 @@ Result<ModelReport> computeModelReport(const modelfile::ModelFile& model, const 
 
 // The spec a tensor of shape `shape` is quantized with (see above): ranges from the data are
 // set by computeModelReport; this gives the op settings, axis (channel axis or -1) included.
+// A tensor whose channel axis holds more than kMaxReportChannels channels, or channels of
+// one value each, is quantized per tensor (a per-channel row set that size helps nobody and
+// would cost memory per channel).
+inline constexpr int64_t kMaxReportChannels = 65536;
 QuantSpec reportSpecFor(const QuantSpec& spec, const Shape& shape, int channelAxis);
 
 // The rows as CSV (csv_writer): one line per tensor (channel empty) followed by its channel

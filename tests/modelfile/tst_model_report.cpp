@@ -221,6 +221,22 @@ private slots:
         }
     }
 
+    void degenerateChannelLayoutsStayPerTensor() {
+        MemoryModel m;
+        m.addFloats("row", {1, 1000}, normalValues(1000, 1.0f, 9));        // one value per channel
+        m.addFloats("wide", {2, 70000}, normalValues(140000, 1.0f, 10));    // more channels than the cap
+        m.addFloats("fine", {3, 100}, normalValues(300, 1.0f, 11));
+        QuantSpec spec = qdq8();
+        spec.axis = 0;
+        auto r = computeModelReport(m, spec, quick());
+        QVERIFY(r.ok());
+        QCOMPARE(r->rows.size(), size_t{3});
+        for (const auto& row : r->rows) {
+            QCOMPARE(row.axis, row.name == "fine" ? 1 : -1);
+            QCOMPARE(row.channels.size(), size_t(row.name == "fine" ? 100 : 0));
+        }
+    }
+
     void calibrationFindsARangeAtLeastAsGoodAsMinMax() {
         std::vector<float> x = normalValues(200000, 1.0f, 6);
         x[5] = 40.0f;
