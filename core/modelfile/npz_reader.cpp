@@ -1,7 +1,7 @@
 // NumPy .npz: a zip of .npy members (numpy.savez stores them, savez_compressed deflates
 // them). Each member whose name ends in ".npy" is a tensor named without that suffix
-// ("layer/kernel.npy" -> "layer/kernel"); other members are skipped, as numpy.load lists
-// them apart. Tensors are listed in the archive's order.
+// ("layer/kernel.npy" -> "layer/kernel"); other members are skipped (numpy.load would hand
+// out their raw bytes). Tensors are listed in the archive's order.
 //
 // Listing reads headers only: a stored member's header is read where it lies in the mapped
 // archive; a deflated member's is inflated from the member's first bytes (4 KiB, more only
