@@ -16,9 +16,10 @@
 // Read: superblock versions 0-3; object headers version 1 and 2 with continuation blocks
 // (checksums are not verified); old-style groups (symbol table, B-tree, local heap) and
 // new-style groups, compact (link messages) and dense (fractal heap + v2 B-tree);
-// dataspace versions 1-2; little- and big-endian integers (8-64 bits) and IEEE floats (float16, bfloat16, float32, float64); data layout
-// versions 3-4: contiguous (a view into the file), compact, and chunked with a version 1
-// B-tree, single-chunk, implicit or (unpaged) fixed array index, unfiltered.
+// dataspace versions 1-2; little- and big-endian integers (8-64 bits) and IEEE floats
+// (float16, bfloat16, float32, float64); data layout versions 3-4: contiguous (a view into
+// the file), compact, and chunked with a version 1 B-tree, single-chunk, implicit or
+// (unpaged) fixed array index, unfiltered.
 // Listed but not loadable, with the reason: compressed chunks (deflate, ...), extensible
 // array and version 2 B-tree chunk indexes (datasets that can grow), layout versions 1-2,
 // virtual datasets, strings, compounds and other non-numeric types (DType::Other).
