@@ -204,6 +204,12 @@ float PreparedScheme::operator()(float x) const {
     return affineValue(affineCode(x, recipe_), recipe_.params);
 }
 
+int64_t PreparedScheme::code(float x) const {
+    if (tf_) return static_cast<int64_t>((*tf_)(x).code);
+    if (r14_) return scaledR14Code(x, *r14_);
+    return affineCode(x, recipe_);
+}
+
 std::string_view diffReasonName(DiffReason r) {
     switch (r) {
         case DiffReason::None: return "none";

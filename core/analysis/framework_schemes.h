@@ -100,6 +100,8 @@ public:
     float lowest() const { return lowest_; }
     float highest() const { return highest_; }
     float operator()(float x) const;  // the dequantized value
+    // The integer code the scheme stores for x (TF ops: the op's code, QDQ: its level).
+    int64_t code(float x) const;
 
 private:
     Scheme scheme_;

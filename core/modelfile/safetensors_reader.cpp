@@ -97,7 +97,9 @@ bool readEntry(const std::string& name, const Json& value, uint64_t dataSize, Te
     info.dtype_name = info.dtype == DType::Other ? lower(dtypeText) : std::string(dtypeName(info.dtype));
     for (const Json& dim : *shape) {
         uint64_t d = 0;
-        if (!asCount(dim, d)) return error = "\"shape\" holds " + dim.dump() + ", not a dimension (a whole number from 0 to 2^63-1)", false;
+        if (!asCount(dim, d))  // (dump() recurses: only numbers and strings are shown)
+            return error = "\"shape\" holds " + (dim.is_primitive() ? dim.dump() : std::string("an ") + dim.type_name()) +
+                           ", not a dimension (a whole number from 0 to 2^63-1)", false;
         info.shape.push_back(static_cast<int64_t>(d));
     }
     if (entry.begin > entry.end)

@@ -41,6 +41,16 @@ float plainAt(DType t, const char* p, size_t i) {
     }
 }
 
+// The axis a per-channel quantization runs along: the stored one, except that TFLite's
+// converter writes a depthwise kernel's quantized_dimension (3) onto its 1-D bias as well,
+// whose scales TFLite's kernels index by element. So a 1-D tensor with one scale per element
+// is quantized along its only axis, whatever axis the file names.
+int quantizationAxis(const TensorInfo& info) {
+    const StoredQuantization& q = *info.quantization;
+    if (info.shape.size() == 1 && static_cast<int64_t>(q.scale.size()) == info.shape[0]) return 0;
+    return q.axis;
+}
+
 std::string shortName(const std::string& path) {
     const size_t slash = path.find_last_of('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -93,18 +103,22 @@ Result<std::vector<float>> toFloat32(const TensorData& tensor) {
                                std::to_string(q.zero_point.size()) + " zero points");
     SliceLayout layout = SliceLayout::perTensor(static_cast<int64_t>(count));
     if (q.scale.size() > 1) {
-        if (q.axis < 0 || q.axis >= static_cast<int>(info.shape.size()))
-            return data::dataError(where + "quantization axis " + std::to_string(q.axis) + " is outside shape " +
+        const int axis = quantizationAxis(info);
+        if (axis < 0 || axis >= static_cast<int>(info.shape.size()))
+            return data::dataError(where + "quantization axis " + std::to_string(axis) + " is outside shape " +
                                    shapeString(info.shape));
-        if (info.shape[static_cast<size_t>(q.axis)] != static_cast<int64_t>(q.scale.size()))
+        if (info.shape[static_cast<size_t>(axis)] != static_cast<int64_t>(q.scale.size()))
             return data::dataError(where + std::to_string(q.scale.size()) + " scales for dimension " +
-                                   std::to_string(q.axis) + " of shape " + shapeString(info.shape));
-        layout = SliceLayout::along(info.shape, q.axis);
+                                   std::to_string(axis) + " of shape " + shapeString(info.shape));
+        layout = SliceLayout::along(info.shape, axis);
     }
     for (size_t i = 0; i < count; ++i) {
         const size_t c = layout.post > 0 ? static_cast<size_t>(layout.sliceOf(static_cast<int64_t>(i))) : 0;
         const int64_t zero = q.zero_point.empty() ? 0 : q.zero_point[q.zero_point.size() > 1 ? c : 0];
-        out[i] = static_cast<float>(integerAt(info.dtype, p, i) - zero) * q.scale[c];
+        int64_t difference;  // a file's zero point may be anything: no overflow on the way
+        if (__builtin_sub_overflow(integerAt(info.dtype, p, i), zero, &difference))
+            return data::dataError(where + "zero point " + std::to_string(zero) + " is out of range for its codes");
+        out[i] = static_cast<float>(difference) * q.scale[c];
     }
     return out;
 }
@@ -123,7 +137,7 @@ Result<data::Dataset> toDataset(const ModelFile& model, size_t index) {
 
 int channelAxis(std::string_view format, const TensorInfo& info) {
     const int rank = static_cast<int>(info.shape.size());
-    if (info.quantization && info.quantization->perChannel()) return info.quantization->axis;
+    if (info.quantization && info.quantization->perChannel()) return quantizationAxis(info);
     if (rank < 2) return -1;
     if (info.channel_axis && *info.channel_axis >= 0 && *info.channel_axis < rank) return *info.channel_axis;
     if (format == "tflite") {

@@ -219,6 +219,10 @@ private slots:
         };
         for (const auto& [value, message] : cases)
             QCOMPARE(entryError(value), QString("m.safetensors: tensor 't': ") + message);
+        // Nesting 100000 deep (parsed, reported and freed without recursion).
+        const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+        QCOMPARE(entryError(R"({"dtype":"F32","shape":[)" + deep + R"(],"data_offsets":[0,8]})"),
+                 QString("m.safetensors: tensor 't': \"shape\" holds an array, not a dimension (a whole number from 0 to 2^63-1)"));
     }
 };
 

@@ -1,0 +1,252 @@
+#include "ui/modelfile/stored_quant_view.h"
+
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include <qcustomplot.h>
+
+#include "ui/compute/job_runner.h"
+
+namespace qs::ui {
+
+namespace {
+
+constexpr size_t kMaxPoints = 20000;  // points of one channel in the scatter
+enum Column { kRule, kDiffering, kChannels, kMaxDiff, kExact, kColumns };
+
+QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight | Qt::AlignVCenter) {
+    auto* item = new QTableWidgetItem(text);
+    item->setTextAlignment(align);
+    return item;
+}
+
+}  // namespace
+
+StoredQuantView::StoredQuantView(QWidget* parent)
+    : PlotFrame(parent), runner_(new JobRunner(tr("Comparing the stored codes failed"), this)) {
+    setObjectName(QStringLiteral("storedQuantView"));
+    plot()->setObjectName(QStringLiteral("storedQuantPlot"));
+    plot()->xAxis->setLabel(tr("input value (float32)"));
+    plot()->yAxis->setLabel(tr("stored code"));
+    plot()->yAxis2->setLabel(tr("dequantized − input"));
+    plot()->yAxis2->setVisible(true);
+    plot()->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+    plot()->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    plot()->legend->setVisible(true);
+    plot()->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // The error first, so the codes are drawn over its cloud.
+    error_ = plot()->addGraph(plot()->xAxis, plot()->yAxis2);
+    error_->setName(tr("dequantized − input (right axis)"));
+    error_->setLineStyle(QCPGraph::lsNone);
+    codes_ = plot()->addGraph();
+    codes_->setName(tr("stored code"));
+    codes_->setLineStyle(QCPGraph::lsNone);
+
+    summary_ = new QLabel;
+    summary_->setObjectName(QStringLiteral("storedQuantSummary"));
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    source_ = new QLabel;
+    source_->setObjectName(QStringLiteral("storedQuantSource"));
+    source_->setWordWrap(true);
+    channelBox_ = new QSpinBox;
+    channelBox_->setObjectName(QStringLiteral("storedQuantChannel"));
+    channelBox_->setRange(0, 0);
+    channelBox_->setToolTip(tr("The channel (slice along the stored quantization axis) the plot shows."));
+    connect(channelBox_, &QSpinBox::valueChanged, this, [this] { drawChannel(); });
+
+    table_ = new QTableWidget(0, kColumns);
+    table_->setObjectName(QStringLiteral("storedQuantRules"));
+    table_->setHorizontalHeaderLabels({tr("rule"), tr("differing codes"), tr("channels differing"),
+                                       tr("largest code difference"), tr("exact")});
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(kRule, QHeaderView::Stretch);
+    table_->setWordWrap(true);
+
+    auto* channelRow = new QHBoxLayout;
+    channelRow->addWidget(new QLabel(tr("Channel:")));
+    channelRow->addWidget(channelBox_);
+    channelRow->addStretch(1);
+    auto* layout = static_cast<QVBoxLayout*>(this->layout());  // PlotFrame's: the plot alone
+    layout->removeWidget(plot());
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(plot());
+    split->addWidget(table_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(summary_);
+    layout->addWidget(source_);
+    layout->addLayout(channelRow);
+    layout->addWidget(split, 1);
+    connect(runner_, &JobRunner::failed, this, [this](const QString& message) { showError(message); });
+    clear();
+}
+
+StoredQuantView::~StoredQuantView() = default;
+
+void StoredQuantView::setTensor(std::shared_ptr<const qs::modelfile::ModelFile> model, int index,
+                                std::shared_ptr<const qs::modelfile::ModelFile> original) {
+    if (!model || index < 0 || index >= static_cast<int>(model->tensors().size())) {
+        clear();
+        return;
+    }
+    summary_->setText(tr("Comparing the stored codes of '%1'…").arg(QString::fromStdString(model->tensors()[static_cast<size_t>(index)].name)));
+    runner_->submit(
+        [this, model = std::move(model), index, original = std::move(original)](const JobContext& context) -> JobRunner::Delivery {
+            auto fail = [this](const std::string& message) {
+                return [this, m = QString::fromStdString(message)] { showError(m); };
+            };
+            auto stored = model->load(static_cast<size_t>(index));
+            if (!stored) return fail(stored.error().message);
+            std::optional<qs::modelfile::TensorData> originalData;
+            std::string originalLabel;
+            if (original) {
+                const int64_t o = original->find(stored->info.name);
+                if (o < 0)
+                    return fail(original->label() + ": no tensor '" + stored->info.name + "' to compare with");
+                auto loaded = original->load(static_cast<size_t>(o));
+                if (!loaded) return fail(loaded.error().message);
+                originalData = std::move(loaded).value();
+                // The file's name, not its path: the line above the plot stays short.
+                originalLabel = QFileInfo(QString::fromStdString(original->label())).fileName().toStdString() +
+                                " › " + stored->info.name;
+            }
+            auto result = qs::analysis::compareStoredQuantization(*stored, originalData ? &*originalData : nullptr,
+                                                                  originalLabel, context.cancelFlag());
+            if (!result && result.error().kind == "Cancelled") return {};  // a newer tensor replaced it
+            if (!result) return fail(model->label() + ": " + result.error().message);
+            return [this, r = std::make_shared<const qs::analysis::StoredQuantComparison>(std::move(result).value())] {
+                showComparison(r);
+            };
+        },
+        JobRunner::Running::Discard);
+}
+
+void StoredQuantView::clear(const QString& reason) {
+    runner_->discard();
+    comparison_.reset();
+    table_->setRowCount(0);
+    summary_->setText(reason.isEmpty() ? tr("Select a tensor stored as integer codes (int8, uint8, int16).") : reason);
+    source_->clear();
+    channelBox_->setRange(0, 0);
+    points_ = {};
+    codes_->data()->clear();
+    error_->data()->clear();
+    setStale(false);
+    plot()->replot();
+}
+
+bool StoredQuantView::busy() const { return runner_->busy(); }
+int StoredQuantView::channel() const { return channelBox_->value(); }
+void StoredQuantView::setChannel(int channel) { channelBox_->setValue(channel); }
+
+void StoredQuantView::showComparison(StoredQuantPtr result) {
+    comparison_ = std::move(result);
+    const auto& c = *comparison_;
+    setStale(false);
+    summary_->setText(QString::fromStdString(c.summary));
+    source_->setText(tr("Tensor '%1' %2 %3, %4. Rules quantized %5; values: %6.")
+                         .arg(QString::fromStdString(c.tensor), QString::fromStdString(shapeString(c.shape)),
+                              QString::fromStdString(c.dtype),
+                              c.axis >= 0 ? tr("%1 channels on axis %2").arg(c.channels).arg(c.axis) : tr("per tensor"),
+                              QString::fromStdString(c.input_source), QString::fromStdString(c.dequantization)));
+    {
+        const QSignalBlocker block(channelBox_);
+        channelBox_->setRange(0, static_cast<int>(std::max<int64_t>(0, c.channels - 1)));
+        channelBox_->setValue(0);
+    }
+    fillTable();
+    drawChannel();
+    emit comparisonShown();
+}
+
+void StoredQuantView::showError(const QString& message) {
+    comparison_.reset();
+    table_->setRowCount(0);
+    summary_->setText(message);
+    source_->clear();
+    points_ = {};
+    codes_->data()->clear();
+    error_->data()->clear();
+    plot()->replot();
+    emit failed(message);
+}
+
+void StoredQuantView::fillTable() {
+    const auto& c = *comparison_;
+    table_->setRowCount(static_cast<int>(c.rules.size()));
+    for (int r = 0; r < static_cast<int>(c.rules.size()); ++r) {
+        const auto& rule = c.rules[static_cast<size_t>(r)];
+        auto* name = cell(QString::fromStdString(rule.label), Qt::AlignLeft | Qt::AlignVCenter);
+        if (!rule.error.empty()) name->setToolTip(QString::fromStdString(rule.error));
+        table_->setItem(r, kRule, name);
+        if (!rule.error.empty()) {
+            table_->setItem(r, kDiffering, cell(tr("cannot run")));
+            table_->setItem(r, kChannels, cell(QString()));
+            table_->setItem(r, kMaxDiff, cell(QString()));
+            table_->setItem(r, kExact, cell(tr("—"), Qt::AlignCenter));
+            continue;
+        }
+        table_->setItem(r, kDiffering, cell(QString::number(rule.differing)));
+        table_->setItem(r, kChannels, cell(tr("%1 of %2").arg(rule.channels_differing).arg(c.channels)));
+        table_->setItem(r, kMaxDiff, cell(QString::number(rule.max_code_diff)));
+        auto* exact = cell(rule.exact() ? tr("yes") : tr("no"), Qt::AlignCenter);
+        if (r == c.exact_rule) {
+            QFont f = exact->font();
+            f.setBold(true);
+            exact->setFont(f);
+            name->setFont(f);
+        }
+        table_->setItem(r, kExact, exact);
+    }
+    table_->resizeRowsToContents();
+    if (c.best_rule >= 0) table_->selectRow(c.best_rule);
+}
+
+void StoredQuantView::drawChannel() {
+    if (!comparison_) return;
+    const auto& c = *comparison_;
+    points_ = qs::analysis::channelCodePoints(c, channelBox_->value(), kMaxPoints);
+    const QVector<double> xs(points_.x.begin(), points_.x.end()), codes(points_.code.begin(), points_.code.end()),
+        errors(points_.error.begin(), points_.error.end());
+    codes_->setData(xs, codes, false);
+    error_->setData(xs, errors, false);
+    codes_->rescaleAxes();
+    error_->rescaleValueAxis();
+    auto pad = [](QCPRange r) {
+        const double p = 0.05 * std::max(1e-12, r.size());
+        return QCPRange(r.lower - p, r.upper + p);
+    };
+    setHomeRange(plot()->xAxis, pad(plot()->xAxis->range()).lower, pad(plot()->xAxis->range()).upper);
+    setHomeRange(plot()->yAxis, pad(plot()->yAxis->range()).lower, pad(plot()->yAxis->range()).upper);
+    setHomeRange(plot()->yAxis2, pad(plot()->yAxis2->range()).lower, pad(plot()->yAxis2->range()).upper);
+    commitHomeView();
+    restyle();
+}
+
+data::NumberColumns StoredQuantView::csvTable() const {
+    data::NumberColumns t;
+    t.header = {"input x", "stored code", "dequantized value", "dequantized - input"};
+    t.columns = {points_.x, points_.code, points_.value, points_.error};
+    return t;
+}
+
+void StoredQuantView::applySeriesStyle(const PlotPalette& p) {
+    codes_->setPen(QPen(p.code));
+    codes_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, p.code, p.code, 4));
+    error_->setPen(QPen(p.error));
+    error_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, p.error, 3));
+}
+
+}  // namespace qs::ui

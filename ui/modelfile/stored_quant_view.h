@@ -1,0 +1,83 @@
+// The stored-quantization view: for a tensor a model file stores as integer codes (TFLite
+// int8 weights with their scales, an int8 copy next to its float original), the stored codes
+// against the floats they stand for, channel by channel (a scatter of code over input value,
+// and on the right axis what dequantizing the code gives back minus the input: the stored
+// quantization's error, exactly 0 in a round-trip check), and the table of the rules that could have
+// made them (core/analysis/stored_quant.h): TF's QuantizeV2 SCALED and QDQ V4, the
+// Frameworks tab's schemes, the file's own scale; per rule the differing codes, the channels
+// they lie in, the largest code difference and whether it reproduces the file exactly. The
+// first exact rule is named above the table and its row selected.
+//
+// The comparison (loading the tensors included) runs off the UI thread on a JobRunner, the
+// newest tensor winning. No MainWindow knowledge: whoever owns the Model dock calls
+// setTensor().
+#pragma once
+
+#include <memory>
+
+#include "core/analysis/stored_quant.h"
+#include "core/modelfile/model_file.h"
+#include "ui/plot/plot_frame.h"
+
+class QLabel;
+class QSpinBox;
+class QTableWidget;
+
+namespace qs::ui {
+
+class JobRunner;
+
+using StoredQuantPtr = std::shared_ptr<const qs::analysis::StoredQuantComparison>;
+
+class StoredQuantView : public PlotFrame {
+    Q_OBJECT
+public:
+    explicit StoredQuantView(QWidget* parent = nullptr);
+    ~StoredQuantView() override;
+
+    // Compares tensor `index` of `model`; `original` (optional) is another file holding the
+    // same tensor name as floats (the safetensors pair), whose values the rules then quantize.
+    void setTensor(std::shared_ptr<const qs::modelfile::ModelFile> model, int index,
+                   std::shared_ptr<const qs::modelfile::ModelFile> original = {});
+    void clear(const QString& reason = QString());
+
+    const StoredQuantPtr& comparison() const { return comparison_; }
+    int channel() const;
+    void setChannel(int channel);
+    bool busy() const;
+
+    QTableWidget* rulesTable() const { return table_; }
+    QLabel* summaryLabel() const { return summary_; }
+    QLabel* sourceLabel() const { return source_; }
+    QSpinBox* channelBox() const { return channelBox_; }
+    QCPGraph* codesGraph() const { return codes_; }
+    QCPGraph* errorGraph() const { return error_; }
+
+    // input x, stored code, dequantized value, error of the plotted channel's points.
+    data::NumberColumns csvTable() const override;
+
+signals:
+    void comparisonShown();
+    void failed(const QString& message);
+
+protected:
+    void applySeriesStyle(const PlotPalette& palette) override;
+
+private:
+    void showComparison(StoredQuantPtr result);
+    void showError(const QString& message);
+    void drawChannel();
+    void fillTable();
+
+    JobRunner* runner_ = nullptr;
+    StoredQuantPtr comparison_;
+    QCPGraph* codes_ = nullptr;   // stored code over input x
+    QCPGraph* error_ = nullptr;   // dequantized value − input x, right axis
+    qs::analysis::CodePoints points_;  // what the graphs show
+    QTableWidget* table_ = nullptr;
+    QLabel* summary_ = nullptr;
+    QLabel* source_ = nullptr;
+    QSpinBox* channelBox_ = nullptr;
+};
+
+}  // namespace qs::ui
