@@ -44,7 +44,9 @@
 
 // Tensors are loaded one at a time (memory-mapped where the format stores them raw; float32
 // aligned in the mapping is used in place), so memory stays at about two copies of the
-// largest tensor plus the file pages the kernel may drop at will.
+// largest tensor (three per channel with channels last, which the op sees transposed to
+// channels first: the same values per channel in the same order, in long runs) plus the
+// file pages the kernel may drop at will.
 #pragma once
 
 #include <cstdint>
