@@ -52,7 +52,7 @@ bool writeSafetensors(const QString& path, const std::vector<StoredTensor>& tens
     return writeText(path, bytes + json + data);
 }
 
-// Values whose spread grows with the last index (the channel, safetensors' convention).
+// Values whose spread grows along the last index.
 std::vector<float> ramp(int64_t n, int64_t channels) {
     std::vector<float> v(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) v[size_t(i)] = float((i * 7919 % 97) - 48) / 48.0f * float(1 + i % channels);
@@ -177,14 +177,14 @@ private slots:
         QCOMPARE(before.axis, -1);
         CHECK(clickTensor(kWeight));
         QCOMPARE(undo->count(), steps + 1);
-        QCOMPARE(model_->spec().axis, 3);  // safetensors: channels last
+        QCOMPARE(model_->spec().axis, 0);  // safetensors: output channels first (PyTorch)
         // QuantizeV2 per channel with each channel's own range, in the same step.
         QCOMPARE(model_->spec().range_source, qs::RangeSource::FromData);
         const auto data = w_->dataService()->dataset();
         QCOMPARE(data->shape, (qs::Shape{4, 3, 2, 5}));
         QCOMPARE(data->values, ramp(120, 5));
         CHECK(verifyShowsModel());
-        QCOMPARE(w_->lastResult()->run.slices.size(), size_t(5));  // per channel
+        QCOMPARE(w_->lastResult()->run.slices.size(), size_t(4));  // per channel
         QCOMPARE(w_->modelFiles()->selectedTensor(), kWeight);
 
         // A vector: per tensor.
@@ -197,7 +197,7 @@ private slots:
         undo->undo();
         QVERIFY(settle());
         QCOMPARE(model_->dataSource().tensor, kWeight);
-        QCOMPARE(model_->spec().axis, 3);
+        QCOMPARE(model_->spec().axis, 0);
         QCOMPARE(dock()->currentTensor(), kWeight);
         CHECK(verifyShowsModel());
         undo->undo();
@@ -212,14 +212,14 @@ private slots:
         undo->redo();
         QVERIFY(settle());
         QCOMPARE(model_->dataSource().tensor, kWeight);
-        QCOMPARE(model_->spec().axis, 3);
+        QCOMPARE(model_->spec().axis, 0);
         CHECK(verifyShowsModel());
     }
 
     void keyboardAndEnterChooseTensors() {
         CHECK(openTestModel());
         CHECK(clickTensor(kTable));
-        QCOMPARE(model_->spec().axis, 1);
+        QCOMPARE(model_->spec().axis, 0);
         // A group row is no tensor: the data stays.
         QTreeView* view = dock()->view();
         const QModelIndex group = row(kWeight).parent();
@@ -240,7 +240,7 @@ private slots:
         QCOMPARE(model_->dataSource().tensor, kWeight);
         QVERIFY(settle());
         QCOMPARE(w_->dataService()->dataset()->shape, (qs::Shape{4, 3, 2, 5}));
-        QCOMPARE(model_->spec().axis, 3);
+        QCOMPARE(model_->spec().axis, 0);
     }
 
     void sessionsRememberTheModelTensor() {
@@ -264,7 +264,7 @@ private slots:
         QVERIFY(opened.wait(10000) || opened.count() == 1);
         QVERIFY(settle());
         QCOMPARE(w_->dataService()->dataset()->shape, (qs::Shape{4, 3, 2, 5}));
-        QCOMPARE(model_->spec().axis, 3);
+        QCOMPARE(model_->spec().axis, 0);
         QCOMPARE(dock()->currentTensor(), kWeight);
         QCOMPARE(w_->modelFiles()->path(), QFileInfo(modelPath()).absoluteFilePath());
     }
