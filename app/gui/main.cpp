@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QIcon>
 #include <QPushButton>
 #include <QTabWidget>
@@ -21,7 +22,10 @@
 #include "ui/compute/data_service.h"
 #include "ui/lessons/lesson_controller.h"
 #include "ui/main_window.h"
+#include "ui/modelfile/model_docks.h"
 #include "ui/modelfile/model_file_controller.h"
+#include "ui/modelfile/model_report_view.h"
+#include "ui/modelfile/stored_quant_view.h"
 #include "ui/modelfile/tensor_text.h"
 #include "ui/presentation_mode.h"
 #include "ui/model/explorer_model.h"
@@ -90,7 +94,11 @@ int main(int argc, char* argv[]) {
     const QCommandLineOption tensor(QStringLiteral("tensor"),
                                     QStringLiteral("With a model file: explore its tensor <name>."),
                                     QStringLiteral("name"));
-    parser.addOptions({fresh, tab, screenshot, presentation, lesson, workbench, workbenchTab, tensor});
+    const QCommandLineOption modelView(QStringLiteral("model-view"),
+                                       QStringLiteral("With a model file: show the dock <view> (tensors, report or "
+                                                      "stored) in front."),
+                                       QStringLiteral("view"));
+    parser.addOptions({fresh, tab, screenshot, presentation, lesson, workbench, workbenchTab, tensor, modelView});
     parser.process(app);
 
     // The app owns both documents: the explorer's and the workbench's (the workbench window
@@ -118,6 +126,15 @@ int main(int argc, char* argv[]) {
                     if (!models->selectTensor(name, &error)) std::fprintf(stderr, "quantscope: %s\n", qPrintable(error));
                 },
                 Qt::SingleShotConnection);
+        if (parser.isSet(modelView)) {
+            const QString view = parser.value(modelView);
+            qs::ui::ModelDocks* docks = window.modelDocks();
+            QDockWidget* dock = view == QLatin1String("report")   ? docks->reportDockWidget()
+                                : view == QLatin1String("stored") ? docks->storedDockWidget()
+                                                                  : docks->modelDockWidget();
+            QObject::connect(models, &qs::ui::ModelFileController::opened, dock, [dock] { dock->raise(); },
+                             Qt::SingleShotConnection);
+        }
         window.openModel(positional.first());
     } else if (!positional.isEmpty()) {
         QString error;
@@ -190,7 +207,9 @@ int main(int argc, char* argv[]) {
         settle->setInterval(100);
         QObject::connect(settle, &QTimer::timeout, &window, [&window, settle, grab, analysisPending] {
             if (window.lessons()->checkBusy() || window.frameworkView()->busy() ||
-                window.dataService()->loading() || window.modelFiles()->opening() || *analysisPending)
+                window.dataService()->loading() || window.modelFiles()->opening() ||
+                window.modelDocks()->reportView()->service()->busy() || window.modelDocks()->storedView()->busy() ||
+                *analysisPending)
                 return;
             settle->stop();
             QTimer::singleShot(400, &window, grab);

@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QMainWindow>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include "ui/model/native_file.h"
@@ -52,7 +53,14 @@ ModelDocks::ModelDocks(QMainWindow* window, ModelFileController* controller, Exp
 
     modelDockWidget_ = bottomDock(window, tr("Model"), "modelDock", modelDock_);
     reportDockWidget_ = bottomDock(window, tr("Model report"), "modelReportDock", report_);
-    storedDockWidget_ = bottomDock(window, tr("Stored quantization"), "storedQuantDock", storedPanel);
+    // The plot sits between two lines of text and the rules table: below this height it is
+    // a strip without a readable axis, so the dock scrolls instead of squeezing it.
+    storedPanel->setMinimumHeight(420);
+    auto* storedScroll = new QScrollArea;
+    storedScroll->setWidget(storedPanel);
+    storedScroll->setWidgetResizable(true);
+    storedScroll->setFrameShape(QFrame::NoFrame);
+    storedDockWidget_ = bottomDock(window, tr("Stored quantization"), "storedQuantDock", storedScroll);
     window->tabifyDockWidget(modelDockWidget_, reportDockWidget_);
     window->tabifyDockWidget(reportDockWidget_, storedDockWidget_);
 
@@ -65,7 +73,11 @@ ModelDocks::ModelDocks(QMainWindow* window, ModelFileController* controller, Exp
 }
 
 void ModelDocks::modelOpened() {
+    const bool first = modelDockWidget_->isHidden();
     for (QDockWidget* d : {modelDockWidget_, reportDockWidget_, storedDockWidget_}) d->show();
+    // The first time, as much as the side docks leave (the report's chart names a bar per
+    // tensor); later opens keep what the user made of it.
+    if (first) window_->resizeDocks({modelDockWidget_}, {window_->height() / 2}, Qt::Vertical);
     modelDockWidget_->raise();
     report_->setModel(controller_->model());
     showStored(controller_->selectedTensor());
