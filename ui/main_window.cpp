@@ -346,14 +346,9 @@ void MainWindow::connectModelFiles() {
         statusLabel_->setText(tr("Opened model %1: %2")
                                   .arg(QFileInfo(modelFiles_->path()).fileName(),
                                        tensorCountText(modelFiles_->model()->tensors().size())));
-        if (const QString tensor = std::exchange(tensorAfterOpen_, QString()); !tensor.isEmpty()) {
-            QString error;
-            if (!modelFiles_->selectTensor(tensor, &error)) statusLabel_->setText(error);
-        }
     });
     connect(modelFiles_, &ModelFileController::openFailed, this, [this](const QString& message) {
         statusLabel_->setText(tr("Could not open the model: %1").arg(message));
-        tensorAfterOpen_.clear();
         if (std::exchange(modelOpenAsked_, false) && isVisible())
             QMessageBox::warning(this, tr("Open model"), message);
     });
@@ -370,8 +365,7 @@ void MainWindow::connectModelFiles() {
 ModelDock* MainWindow::modelDock() const { return modelDocks_->modelDock(); }
 QDockWidget* MainWindow::modelDockWidget() const { return modelDocks_->modelDockWidget(); }
 
-void MainWindow::openModel(const QString& path, const QString& tensor) {
-    tensorAfterOpen_ = tensor;
+void MainWindow::openModel(const QString& path) {
     modelOpenAsked_ = true;
     modelFiles_->open(path);
 }

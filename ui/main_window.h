@@ -64,8 +64,8 @@ public:
 
     // Model files (the Model dock): opens `path` (a model file or a SavedModel folder) off
     // the UI thread; the dock lists its tensors when it is open, a failure goes to a message
-    // box (interactive) and the status bar. `tensor`, when given, is then explored.
-    void openModel(const QString& path, const QString& tensor = {});
+    // box (interactive) and the status bar.
+    void openModel(const QString& path);
     ModelFileController* modelFiles() const { return modelFiles_; }
     ModelDocks* modelDocks() const { return modelDocks_; }
     ModelDock* modelDock() const;
@@ -152,7 +152,6 @@ private:
     QMenu* recentModelsMenu_ = nullptr;
     ModelFileController* modelFiles_ = nullptr;
     ModelDocks* modelDocks_ = nullptr;
-    QString tensorAfterOpen_;  // openModel's tensor, explored once the model is open
     bool modelOpenAsked_ = false;  // the open was the user's: a failure gets a message box
     PresentationMode* presentation_ = nullptr;
     QPointer<WorkbenchWindow> workbench_;  // null again if the window is deleted

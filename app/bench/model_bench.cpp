@@ -1,6 +1,5 @@
 // quantscope-model-bench: how fast model files list and how fast the whole-model report runs,
-// beside a memcpy of the same size in the same run. A program that prints figures, never a
-// test.
+// beside a 256 MB memcpy in the same run. A program that prints figures, never a test.
 //
 //   quantscope-model-bench [--megabytes MB] [--tensor-megabytes MB] [--runs R]
 //                          [--no-channels] [--no-calibration]
@@ -11,7 +10,8 @@
 //     normal values with a per-tensor scale and outlier) to $TMPDIR (/tmp), lists it, and
 //     runs computeModelReport over it with 8-bit QuantizeAndDequantizeV2: per tensor without
 //     calibration, per channel without calibration, per tensor with calibration. Reports
-//     GB/s of float32 weights processed and the process's memory: peak anonymous RSS
+//     GB/s of float32 weights processed per wall second and per CPU second (all threads:
+//     the cost whatever else shares the cores) and the process's memory: peak anonymous RSS
 //     (sampled after every stage of every tensor; what the report allocates) and peak RSS
 //     (getrusage, which also counts the file's mapped pages the kernel may drop at will).
 //     The file is removed at the end.

@@ -106,7 +106,19 @@ int main(int argc, char* argv[]) {
         // A model opens on the last session's settings (or the defaults); its tensor, if
         // named, becomes the data.
         if (!parser.isSet(fresh) && !parser.isSet(screenshot)) window.restoreLastSession();
-        window.openModel(positional.first(), parser.value(tensor));
+        qs::ui::ModelFileController* models = window.modelFiles();
+        QObject::connect(models, &qs::ui::ModelFileController::openFailed, &window, [](const QString& message) {
+            std::fprintf(stderr, "quantscope: %s\n", qPrintable(message));
+        });
+        if (parser.isSet(tensor))
+            QObject::connect(
+                models, &qs::ui::ModelFileController::opened, &window,
+                [models, name = parser.value(tensor)] {
+                    QString error;
+                    if (!models->selectTensor(name, &error)) std::fprintf(stderr, "quantscope: %s\n", qPrintable(error));
+                },
+                Qt::SingleShotConnection);
+        window.openModel(positional.first());
     } else if (!positional.isEmpty()) {
         QString error;
         if (!window.openSession(positional.first(), &error))

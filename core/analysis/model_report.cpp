@@ -258,6 +258,23 @@ void sortWorstFirst(std::vector<Row>& rows, Tie tie) {
     });
 }
 
+// x laid out [pre, depth, post] rewritten as [depth, pre, post] into `out`, in tiles so that
+// both sides stay in cache.
+void channelsFirst(std::span<const float> x, const SliceLayout& l, std::vector<float>& out) {
+    out.resize(x.size());
+    constexpr int64_t kTile = 64;
+    const int64_t rest = l.pre * l.post;
+    for (int64_t p0 = 0; p0 < l.pre; p0 += kTile)
+        for (int64_t c0 = 0; c0 < l.depth; c0 += kTile) {
+            const int64_t p1 = std::min(l.pre, p0 + kTile), c1 = std::min(l.depth, c0 + kTile);
+            for (int64_t c = c0; c < c1; ++c)
+                for (int64_t p = p0; p < p1; ++p)
+                    for (int64_t i = 0; i < l.post; ++i)
+                        out[static_cast<size_t>(c * rest + p * l.post + i)] =
+                            x[static_cast<size_t>((p * l.depth + c) * l.post + i)];
+        }
+}
+
 class ReportRun {
 public:
     ReportRun(const modelfile::ModelFile& model, const QuantSpec& spec, const ModelReportOptions& options)
@@ -327,13 +344,28 @@ private:
         if (isQdq(spec.op) && spec.axis < 0) spec.range_given = true;
         if (!progress(0.1 * n)) return cancelledError();
 
+        // Channels last (or nearly): the op and the statistics see the tensor as [channels,
+        // rest] instead, each channel's values in their original order. Every value keeps
+        // its channel's quantizer, so outputs and per-channel sums are the same, while the
+        // per-slice loops get long runs instead of one value per slice.
+        std::span<const float> xs = x;
+        TensorRef<float> ref{x, info.shape};
+        QuantSpec opSpec = spec;
+        if (spec.axis >= 0) {
+            const SliceLayout l = SliceLayout::along(info.shape, static_cast<int>(spec.axis));
+            if (l.post < 16 && l.pre > 1) {
+                channelsFirst(x, l, transposed_);
+                xs = transposed_;
+                ref = TensorRef<float>{xs, {l.depth, l.pre * l.post}};
+                opSpec.axis = 0;
+            }
+        }
         output_.resize(x.size());
-        const TensorRef<float> ref{x, info.shape};
-        auto run = applySpec(spec, ref, output_, {}, options_.exec);
+        auto run = applySpec(opSpec, ref, output_, {}, options_.exec);
         if (!run) return Error{run.error().kind, "the op refuses it: " + run.error().message};
         if (!progress((options_.calibrate ? 0.4 : 0.6) * n)) return cancelledError();
 
-        statistics(x, *run, row);
+        statistics(xs, *run, row);
         if (!progress((options_.calibrate ? 0.7 : 1.0) * n)) return cancelledError();
         if (options_.calibrate) calibrateRow(x, spec, row);
         return row;
@@ -451,15 +483,20 @@ private:
     const ModelReportOptions& options_;
     double total_ = 0, done_ = 0;
     // Reused from tensor to tensor: memory stays at the largest tensor's size.
-    std::vector<float> converted_, output_, sample_;
+    std::vector<float> converted_, output_, sample_, transposed_;
 };
 
 }  // namespace
 
 QuantSpec reportSpecFor(const QuantSpec& spec, const Shape& shape, int channelAxis) {
     QuantSpec s = spec;
-    const bool perChannel = usesAxis(spec.op) && spec.axis >= 0 && channelAxis >= 0 &&
-                            channelAxis < static_cast<int>(shape.size());
+    bool perChannel = usesAxis(spec.op) && spec.axis >= 0 && channelAxis >= 0 &&
+                      channelAxis < static_cast<int>(shape.size());
+    if (perChannel) {  // a channel of one value, or a million channels, is no weight layout
+        const int64_t channels = shape[static_cast<size_t>(channelAxis)];
+        const int64_t n = numElements(shape);
+        perChannel = channels >= 1 && channels <= kMaxReportChannels && n / channels >= 2;
+    }
     s.axis = perChannel ? channelAxis : -1;
     s.range_source = perChannel ? RangeSource::FromData : RangeSource::Given;
     if (isQdq(spec.op)) s.range_given = false;

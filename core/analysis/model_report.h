@@ -44,7 +44,9 @@
 
 // Tensors are loaded one at a time (memory-mapped where the format stores them raw; float32
 // aligned in the mapping is used in place), so memory stays at about two copies of the
-// largest tensor plus the file pages the kernel may drop at will.
+// largest tensor (three per channel with channels last, which the op sees transposed to
+// channels first: the same values per channel in the same order, in long runs) plus the
+// file pages the kernel may drop at will.
 #pragma once
 
 #include <cstdint>
@@ -62,10 +64,19 @@
 
 namespace qs::analysis {
 
+// The report's calibration options: the calibration tab's, but a 512-bin KL histogram. KL's
+// search is O(bins²) logarithms whatever the tensor's size: at 2048 bins it took 90 % of a
+// report over person_detect.tflite (56 small tensors, ~20 ms each); at 512 it is 16x less.
+inline CalibrationOptions reportCalibrationOptions() {
+    CalibrationOptions o;
+    o.bins = 512;
+    return o;
+}
+
 struct ModelReportOptions {
     bool calibrate = true;
     int64_t calibration_samples = 65536;  // the sample calibrate() runs on (>= 2)
-    CalibrationOptions calibration;       // percentile, KL bins, symmetry
+    CalibrationOptions calibration = reportCalibrationOptions();  // percentile, KL bins, symmetry
     bool channel_rows = true;             // per-channel rows when the report runs per channel
     Exec exec = Exec::allCores();
     // Called with the fraction done (0..1, by elements) after each stage of each tensor;
@@ -132,6 +143,10 @@ Result<ModelReport> computeModelReport(const modelfile::ModelFile& model, const 
 
 // The spec a tensor of shape `shape` is quantized with (see above): ranges from the data are
 // set by computeModelReport; this gives the op settings, axis (channel axis or -1) included.
+// A tensor whose channel axis holds more than kMaxReportChannels channels, or channels of
+// one value each, is quantized per tensor (a per-channel row set that size helps nobody and
+// would cost memory per channel).
+inline constexpr int64_t kMaxReportChannels = 65536;
 QuantSpec reportSpecFor(const QuantSpec& spec, const Shape& shape, int channelAxis);
 
 // The rows as CSV (csv_writer): one line per tensor (channel empty) followed by its channel

@@ -116,6 +116,18 @@ private:
 
 }  // namespace
 
+size_t npyDataOffset(std::string_view bytes) {
+    if (bytes.size() < 10 || bytes.substr(0, 6) != kMagic) return 0;
+    const int major = static_cast<unsigned char>(bytes[6]);
+    if (major < 1 || major > 3) return 0;
+    const size_t lenBytes = major == 1 ? 2 : 4;
+    if (bytes.size() < 8 + lenBytes) return 0;
+    size_t headerLen = 0;
+    for (size_t i = 0; i < lenBytes; ++i)
+        headerLen |= static_cast<size_t>(static_cast<unsigned char>(bytes[8 + i])) << (8 * i);
+    return 8 + lenBytes + headerLen;
+}
+
 Result<NpyHeader> parseNpyHeader(std::string_view bytes, const std::string& where) {
     if (bytes.size() < 10 || bytes.substr(0, 6) != kMagic)
         return dataError(where + "not a NumPy .npy file (no \\x93NUMPY magic)");
@@ -126,10 +138,7 @@ Result<NpyHeader> parseNpyHeader(std::string_view bytes, const std::string& wher
     // v1: 2-byte little-endian header length; v2/v3: 4 bytes (v3 only allows UTF-8 text).
     const size_t lenBytes = major == 1 ? 2 : 4;
     if (bytes.size() < 8 + lenBytes) return dataError(where + "truncated in the header length");
-    size_t headerLen = 0;
-    for (size_t i = 0; i < lenBytes; ++i)
-        headerLen |= static_cast<size_t>(static_cast<unsigned char>(bytes[8 + i])) << (8 * i);
-    const size_t dataOffset = 8 + lenBytes + headerLen;
+    const size_t dataOffset = npyDataOffset(bytes), headerLen = dataOffset - 8 - lenBytes;
     if (bytes.size() < dataOffset)
         return dataError(where + "truncated header: it announces " + std::to_string(headerLen) +
                          " bytes, the file has " + std::to_string(bytes.size() - 8 - lenBytes));

@@ -29,6 +29,11 @@ struct NpyHeader {
 // offset inside the header text.
 Result<NpyHeader> parseNpyHeader(std::string_view bytes, const std::string& where);
 
+// Where the data of the .npy starting `bytes` begins, as its header length field says (the
+// header itself need not be in `bytes` yet): 0 when `bytes` lacks the magic, has a version
+// other than 1-3 or is too short for the length field.
+size_t npyDataOffset(std::string_view bytes);
+
 // A plain numeric descr taken apart: kind 'f' (float), 'i' (signed), 'u' (unsigned) or 'b'
 // (bool), width in bytes, and whether the bytes are big-endian ('>'; '<', '|' and '=' are
 // read as little-endian, this machine's order). nullopt for anything else (strings,

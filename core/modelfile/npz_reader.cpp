@@ -1,7 +1,7 @@
 // NumPy .npz: a zip of .npy members (numpy.savez stores them, savez_compressed deflates
 // them). Each member whose name ends in ".npy" is a tensor named without that suffix
-// ("layer/kernel.npy" -> "layer/kernel"); other members are skipped, as numpy.load lists
-// them apart. Tensors are listed in the archive's order.
+// ("layer/kernel.npy" -> "layer/kernel"); other members are skipped (numpy.load would hand
+// out their raw bytes). Tensors are listed in the archive's order.
 //
 // Listing reads headers only: a stored member's header is read where it lies in the mapped
 // archive; a deflated member's is inflated from the member's first bytes (4 KiB, more only
@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "core/data/dataset.h"
+#include "core/data/npy_header.h"
 #include "core/modelfile/npy_tensor.h"
 #include "core/modelfile/readers.h"
 #include "core/modelfile/zip_archive.h"
@@ -68,16 +69,6 @@ private:
     std::vector<Member> members_;
 };
 
-// Where the .npy header starting `head` ends, as its length field announces (0 when
-// `head` does not start like a .npy).
-uint64_t npyHeadEnd(std::string_view head) {
-    if (head.size() < 12 || head.substr(0, 6) != "\x93NUMPY") return 0;
-    const bool v1 = head[6] == 1;
-    uint64_t length = 0;
-    for (int i = 0; i < (v1 ? 2 : 4); ++i) length |= uint64_t{static_cast<unsigned char>(head[8 + i])} << (8 * i);
-    return (v1 ? 10 : 12) + length;
-}
-
 // The member's first bytes, enough for its .npy header: read where a stored member lies in
 // the archive, else inflated (4 KiB, or the header's announced length when longer, up to
 // kMaxHeadBytes; a longer header then reads as truncated).
@@ -85,12 +76,12 @@ Result<std::string> headOf(const ZipArchive& zip, size_t index, bool& viewable) 
     auto view = zip.storedView(index);
     viewable = view.ok();
     if (viewable) {
-        const uint64_t end = std::clamp<uint64_t>(npyHeadEnd(view->substr(0, 12)), kHeadBytes, kMaxHeadBytes);
+        const uint64_t end = std::clamp<uint64_t>(data::npyDataOffset(view->substr(0, 12)), kHeadBytes, kMaxHeadBytes);
         return std::string(view->substr(0, end));
     }
     auto head = zip.readPrefix(index, kHeadBytes);
     if (!head) return head.error();
-    const uint64_t end = npyHeadEnd({head->data(), head->size()});
+    const uint64_t end = data::npyDataOffset({head->data(), head->size()});
     if (head->size() == kHeadBytes && end > kHeadBytes && end <= kMaxHeadBytes) {
         head = zip.readPrefix(index, end);
         if (!head) return head.error();

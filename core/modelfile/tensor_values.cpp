@@ -144,7 +144,8 @@ int channelAxis(std::string_view format, const TensorInfo& info) {
         const bool depthwise = rank == 4 && info.shape[0] == 1;  // [1, H, W, C·multiplier]
         return depthwise ? 3 : 0;
     }
-    if (format == "onnx") return 0;
+    // ONNX and safetensors (PyTorch's layouts: Linear [out, in], Conv [out, in, kH, kW]).
+    if (format == "onnx" || format == "safetensors") return 0;
     return rank - 1;
 }
 

@@ -6,6 +6,7 @@
 // Listed: every tensor of every subgraph whose buffer holds data, either inside the flatbuffer
 // (Buffer.data) or after it (Buffer.offset/size, offsets from the file's start: how files over
 // 2 GB store their weights). Loads are views into the file's bytes.
+#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -223,9 +224,13 @@ Status TfliteFile::readTensor(VerifiedFlatBuffer& fb, const Table* tensor,
             const uint64_t zeroCount = zero ? zero->size() : 0;
             if (!charge(uint64_t{scale->size()} * sizeof(float) + zeroCount * sizeof(int64_t)))
                 return broken(subgraph, index, name, "the tensor list repeats quantization parameters beyond any real model's size");
+            // Copied bytewise: the verifier checks a vector's 4-byte alignment only, and an
+            // int64 vector's elements may sit off their 8-byte alignment (a fuzz finding).
             StoredQuantization q;
-            q.scale.assign(scale->begin(), scale->end());
-            if (zero) q.zero_point.assign(zero->begin(), zero->end());
+            q.scale.resize(scale->size());
+            std::memcpy(q.scale.data(), scale->Data(), q.scale.size() * sizeof(float));
+            q.zero_point.resize(zeroCount);
+            if (zeroCount) std::memcpy(q.zero_point.data(), zero->Data(), q.zero_point.size() * sizeof(int64_t));
             q.axis = axis;
             info.quantization = std::move(q);
         } else if (details != 0) {

@@ -129,11 +129,12 @@ private slots:
 
     // h5repack's rewrites hold the same numbers in other structures: superblock v3 with
     // "OHDR" headers and link messages; chunks indexed by a version 1 B-tree with partial
-    // edge chunks; a fixed array (partial edges too) and a single-chunk index.
+    // edge chunks; a fixed array (partial edges too) and a single-chunk index; a 1 KiB user
+    // block before the superblock (addresses count from the superblock).
     void everyLayoutGivesTheSameTensors() {
         const auto original = contents(*openOrFail(kKeypoint));
         for (const char* name : {"keypoint_classifier_latest.h5", "keypoint_classifier_chunked.h5",
-                                 "keypoint_classifier_latest_chunked.h5"}) {
+                                 "keypoint_classifier_latest_chunked.h5", "keypoint_classifier_userblock.h5"}) {
             const auto rewritten = contents(*openOrFail(kDir + "/hdf5/" + name));
             QVERIFY2(rewritten == original, name);
         }

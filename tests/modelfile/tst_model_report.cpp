@@ -221,6 +221,22 @@ private slots:
         }
     }
 
+    void degenerateChannelLayoutsStayPerTensor() {
+        MemoryModel m;
+        m.addFloats("row", {1, 1000}, normalValues(1000, 1.0f, 9));        // one value per channel
+        m.addFloats("wide", {2, 70000}, normalValues(140000, 1.0f, 10));    // more channels than the cap
+        m.addFloats("fine", {3, 100}, normalValues(300, 1.0f, 11));
+        QuantSpec spec = qdq8();
+        spec.axis = 0;
+        auto r = computeModelReport(m, spec, quick());
+        QVERIFY(r.ok());
+        QCOMPARE(r->rows.size(), size_t{3});
+        for (const auto& row : r->rows) {
+            QCOMPARE(row.axis, row.name == "fine" ? 1 : -1);
+            QCOMPARE(row.channels.size(), size_t(row.name == "fine" ? 100 : 0));
+        }
+    }
+
     void calibrationFindsARangeAtLeastAsGoodAsMinMax() {
         std::vector<float> x = normalValues(200000, 1.0f, 6);
         x[5] = 40.0f;
@@ -259,21 +275,58 @@ private slots:
     }
 
     void sameFiguresForAnyThreadCount() {
-        MemoryModel m;
-        m.addFloats("big", {3, 200000}, normalValues(600000, 2.0f, 20));
-        m.addFloats("small", {64}, normalValues(64, 2.0f, 21));
-        QuantSpec spec = qdq8();
-        spec.axis = 0;
-        ModelReportOptions one = quick(), two = quick();
-        one.exec.threads = 1;
-        two.exec.threads = 2;
-        auto a = computeModelReport(m, spec, one), b = computeModelReport(m, spec, two);
-        QVERIFY(a.ok() && b.ok());
-        QCOMPARE(modelReportJson(*a), modelReportJson(*b));
-        spec.axis = -1;
-        a = computeModelReport(m, spec, one);
-        b = computeModelReport(m, spec, two);
-        QCOMPARE(modelReportJson(*a), modelReportJson(*b));
+        // Channels last (npz: transposed for the op), channels first (onnx), per tensor.
+        MemoryModel last, first("memory.onnx", "onnx");
+        last.addFloats("big", {200000, 3}, normalValues(600000, 2.0f, 20));
+        last.addFloats("small", {64}, normalValues(64, 2.0f, 21));
+        first.addFloats("big", {3, 200000}, normalValues(600000, 2.0f, 22));
+        for (const MemoryModel* m : {&last, &first}) {
+            QuantSpec spec = qdq8();
+            spec.axis = 0;
+            ModelReportOptions one = quick(), two = quick();
+            one.exec.threads = 1;
+            two.exec.threads = 2;
+            auto a = computeModelReport(*m, spec, one), b = computeModelReport(*m, spec, two);
+            QVERIFY(a.ok() && b.ok());
+            QVERIFY(a->per_channel && a->rows.front().channels.size() == 3);
+            QCOMPARE(modelReportJson(*a), modelReportJson(*b));
+            spec.axis = -1;
+            a = computeModelReport(*m, spec, one);
+            b = computeModelReport(*m, spec, two);
+            QCOMPARE(modelReportJson(*a), modelReportJson(*b));
+        }
+    }
+
+    void channelsLastMatchChannelsFirst() {
+        // The same values stored [rows, 3] (npz: channels last) and [3, rows] (onnx: first):
+        // channel c holds the same values in the same order, so its row must be identical.
+        const int64_t rows = 1000;
+        const std::vector<float> v = normalValues(static_cast<size_t>(rows * 3), 1.0f, 23);
+        std::vector<float> t(v.size());
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t c = 0; c < 3; ++c) t[static_cast<size_t>(c * rows + r)] = v[static_cast<size_t>(r * 3 + c)];
+        MemoryModel last, first("memory.onnx", "onnx");
+        last.addFloats("w", {rows, 3}, v);
+        first.addFloats("w", {3, rows}, t);
+        for (QuantOp op : {QuantOp::QuantizeV2, QuantOp::QuantizeAndDequantizeV4}) {
+            QuantSpec spec = qdq8(op);
+            spec.axis = 0;
+            auto a = computeModelReport(last, spec, quick()), b = computeModelReport(first, spec, quick());
+            QVERIFY(a.ok() && b.ok());
+            const auto& ra = a->rows.at(0);
+            const auto& rb = b->rows.at(0);
+            QCOMPARE(ra.axis, 1);
+            QCOMPARE(rb.axis, 0);
+            QCOMPARE(ra.channels.size(), size_t{3});
+            for (size_t i = 0; i < 3; ++i) {
+                QCOMPARE(ra.channels[i].channel, rb.channels[i].channel);
+                QCOMPARE(ra.channels[i].stats.mse, rb.channels[i].stats.mse);
+                QCOMPARE(ra.channels[i].stats.sqnr_db, rb.channels[i].stats.sqnr_db);
+                QCOMPARE(ra.channels[i].stats.levels_used, rb.channels[i].stats.levels_used);
+                QCOMPARE(ra.channels[i].stats.min, rb.channels[i].stats.min);
+            }
+            QCOMPARE(ra.stats.mse, rb.stats.mse);
+        }
     }
 
     void csvAndJsonCarryTheRows() {

@@ -168,7 +168,8 @@ private slots:
         QCOMPARE(channelAxis("tflite", infoOf({8, 3, 3, 3})), 0);
         QCOMPARE(channelAxis("tflite", infoOf({1, 3, 3, 8})), 3);  // depthwise
         QCOMPARE(channelAxis("onnx", infoOf({16, 8})), 0);
-        for (const char* format : {"safetensors", "npz", "npy", "hdf5", "keras", "tf-checkpoint"})
+        QCOMPARE(channelAxis("safetensors", infoOf({16, 8})), 0);  // PyTorch's Linear: [out, in]
+        for (const char* format : {"npz", "npy", "hdf5", "keras", "tf-checkpoint"})
             QCOMPARE(channelAxis(format, infoOf({10, 20, 30})), 2);
         QCOMPARE(channelAxis("npz", infoOf({10})), -1);
         QCOMPARE(channelAxis("npz", infoOf({})), -1);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <memory>
 
+#include "core/analysis/framework_schemes.h"
 #include "core/analysis/stored_quant.h"
 #include "core/modelfile/model_file.h"
 
@@ -220,6 +221,30 @@ private slots:
         for (float x : c->input) maxAbs = std::max(maxAbs, std::fabs(x));
         QCOMPARE(c->dequantized[0], static_cast<float>(c->codes[0]) * (maxAbs / 127.0f));
         QVERIFY(QString::fromStdString(c->summary).contains("test-model-float32.safetensors"));
+    }
+
+    // uint8 with a zero point (ONNX's DynamicQuantizeLinear recipe on the data's range): the
+    // ONNX rule and the file's own parameters give every code back from the original.
+    void unsignedAsymmetricCodes() {
+        const std::vector<float> x = {-0.7f, -0.1f, 0.0f, 0.33f, 1.2f, 0.05f};
+        const qs::analysis::AffineParams p = qs::analysis::onnxParams(-0.7f, 1.2f, 8, false);
+        std::vector<uint8_t> codes;
+        for (float v : x) codes.push_back(static_cast<uint8_t>(qs::analysis::affineCode(v, {p, true, qs::RoundMode::HalfToEven})));
+        const TensorData original = tensorOf("w", {6}, DType::Float32, x);
+        auto c = compareStoredQuantization(
+            tensorOf("w", {6}, DType::UInt8, codes, qs::modelfile::StoredQuantization{{p.scale}, {p.zero_point}, 0}), &original);
+        QVERIFY(c.ok());
+        QVERIFY(!c->is_signed);
+        QVERIFY(rule(*c, "ONNX QuantizeLinear/DequantizeLinear (uint8)")->exact());
+        QVERIFY(rule(*c, "the file's scale and zero point, round half to even")->exact());
+        QVERIFY(!rule(*c, "TFLite symmetric"));  // signed only
+        const auto* scaled = rule(*c, "TF QuantizeV2 SCALED quint8");
+        QVERIFY(scaled);
+        // SCALED quint8 runs but has no zero point: the negative values and the codes
+        // offset by the zero point come out differently (4 of 6).
+        QVERIFY(scaled->error.empty());
+        QCOMPARE(scaled->differing, int64_t{4});
+        QVERIFY(c->exact_rule >= 0);
     }
 
     void cancelStopsBetweenRules() {

@@ -45,6 +45,7 @@ private slots:
     void errorsReachTheUser_data();
     void errorsReachTheUser();
     void brokenDataKeepsThePreviousData();
+    void aSpecEditDuringACancelledLoadRunsOnTheOldData();
     void rangeFromData();
     void curveChannelRecomputes();
     void viewStateEditsAreNotUndoSteps();
@@ -257,6 +258,26 @@ void TstExplorerController::errorsReachTheUser() {
     QVERIFY(!c_->resultIsStale());
     QVERIFY(c_->lastResult() != valid);
     QVERIFY(c_->lastResult()->spec == model_->spec());
+}
+
+void TstExplorerController::aSpecEditDuringACancelledLoadRunsOnTheOldData() {
+    // A spec edit waits for the data being loaded; when that load is cancelled (or replaced
+    // and then cancelled) the edit must still be computed, on the data that stays.
+    const DatasetPtr data = c_->dataService()->dataset();
+    QSignalSpy results(c_, &ExplorerController::resultChanged);
+    DataSource a = model_->dataSource(), b = a;
+    a.generator = QStringLiteral("normal:n=1000000,seed=5");
+    b.generator = QStringLiteral("normal:n=1000000,seed=6");
+    model_->setDataSource(a);
+    model_->setMaxRange(2.5f);
+    model_->setDataSource(b);  // replaces the first load, which is discarded
+    c_->dataService()->cancel();
+    QVERIFY(settle());
+    QCOMPARE(c_->dataService()->dataset(), data);
+    QVERIFY(results.count() >= 1);
+    QVERIFY(c_->lastResult()->spec == model_->spec());
+    QCOMPARE(c_->lastResult()->spec.max_range, 2.5f);
+    QVERIFY(!c_->resultIsStale());
 }
 
 void TstExplorerController::brokenDataKeepsThePreviousData() {

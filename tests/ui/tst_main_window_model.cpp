@@ -10,6 +10,7 @@
 #include <QDropEvent>
 #include <QHeaderView>
 #include <QMimeData>
+#include <QProcess>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -378,6 +379,39 @@ private slots:
                  QStringLiteral("per-channel on axis 3 (int8, 16 scales)"));
         QVERIFY(compared.count() == 1 || compared.wait(30000));
         QVERIFY(w_->modelDocks()->storedView()->comparison());
+    }
+
+    // `quantscope MODEL_FILE --tensor NAME`: the argument goes to the model reader (not to the
+    // session reader, which would call it invalid JSON), the tensor is explored, a wrong name
+    // or a bad file is said on stderr; --screenshot waits for the model and the tensor's data.
+    void commandLineOpensAModel() {
+        QVERIFY(writeSafetensors(modelPath(), {{kWeight, {4, 3, 2, 5}, ramp(120, 5)}}));
+        auto run = [&](const QStringList& args, QString* err) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+            env.insert(QStringLiteral("HOME"), dir_->path());  // its own settings and autosave
+            env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir_->filePath(QStringLiteral("config")));
+            env.insert(QStringLiteral("XDG_DATA_HOME"), dir_->filePath(QStringLiteral("data")));
+            env.insert(QStringLiteral("XDG_CACHE_HOME"), dir_->filePath(QStringLiteral("cache")));
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(QS_GUI_PATH), args);
+            if (!p.waitForFinished(60000)) return -1;
+            *err = QString::fromUtf8(p.readAllStandardError());
+            return p.exitCode();
+        };
+        const QString shot = dir_->filePath(QStringLiteral("shot.png"));
+        QString err;
+        QCOMPARE(run({modelPath(), QStringLiteral("--tensor"), kWeight, QStringLiteral("--screenshot"), shot}, &err), 0);
+        QVERIFY2(!err.contains(QStringLiteral("quantscope:")), qPrintable(err));
+        QVERIFY(QImage(shot).width() > 100);
+        QCOMPARE(run({modelPath(), QStringLiteral("--tensor"), QStringLiteral("nope"), QStringLiteral("--screenshot"), shot}, &err), 0);
+        QVERIFY2(err.contains(QStringLiteral("no tensor 'nope'")), qPrintable(err));
+        const QString bad = dir_->filePath(QStringLiteral("bad.tflite"));
+        QVERIFY(writeText(bad, "not a flatbuffer"));
+        run({bad, QStringLiteral("--screenshot"), shot}, &err);
+        QVERIFY2(err.contains(QStringLiteral("bad.tflite")), qPrintable(err));
+        QVERIFY2(!err.contains(QStringLiteral("JSON")), qPrintable(err));
     }
 
     void aTwoDimensionalTensorOpensInTheWorkbenchAsATable() {

@@ -1,6 +1,8 @@
 // The whole-model report panel through its real widgets: rows after the job, worst first;
 // a row click and a bar click name the tensor; a spec change reruns (a range edit does not,
-// rapid edits coalesce into one run); Cancel stops a running report; exports write files.
+// rapid edits coalesce into one run); Cancel stops a running report; exports write files; a
+// real TFLite model. Set QS_MODEL_REPORT_SCREENSHOT=<dir> to save the panel over
+// person_detect.tflite as <dir>/screenshot-model-report.png (the docs' picture).
 #include <QCheckBox>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,6 +17,7 @@
 #include <qcustomplot.h>
 
 #include "tests/modelfile/memory_model.h"
+#include "core/modelfile/model_file.h"
 #include "ui/model/explorer_model.h"
 #include "ui/modelfile/model_report_view.h"
 #include "ui/modelfile/sqnr_bar_chart.h"
@@ -192,6 +195,32 @@ private slots:
         QCOMPARE(ready.count(), 0);
         QVERIFY(!cancel->isEnabled());
         QVERIFY(view_->findChild<QLabel*>("modelReportStatus")->text().startsWith("Cancelled"));
+    }
+
+    void aRealInt8ModelIsReportedDequantized() {
+        auto model = modelfile::openModel(QS_TEST_DATA_DIR "/models/tflite/person_detect.tflite");
+        QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
+        open(std::const_pointer_cast<const MemoryModel>(threeTensors()));  // the fixture's explorer and view
+        QSignalSpy ready(view_->service(), &ModelReportService::reportReady);
+        explorer_->setAxis(0);  // per channel: TFLite kernels along their output channels
+        QVERIFY(ready.wait(10000));
+        ready.clear();
+        view_->setModel(*model);
+        QVERIFY(ready.wait(20000));
+        const auto report = view_->report();
+        QCOMPARE(report->format, std::string("tflite"));
+        QVERIFY(report->rows.size() > 50);
+        for (const auto& row : report->rows) QVERIFY2(row.dequantized, row.name.c_str());  // int8 weights, int32 biases
+        QCOMPARE(view_->table()->topLevelItemCount(), static_cast<int>(report->rows.size()));
+        QCOMPARE(view_->chart()->sqnrBars()->dataCount(), static_cast<int>(report->rows.size()));
+        const QString dir = qEnvironmentVariable("QS_MODEL_REPORT_SCREENSHOT");
+        if (!dir.isEmpty()) {
+            view_->resize(1600, 900);
+            view_->show();
+            QVERIFY(QTest::qWaitForWindowExposed(view_));
+            view_->table()->setColumnWidth(ModelReportView::ColName, 330);
+            QVERIFY(view_->grab().save(dir + "/screenshot-model-report.png"));
+        }
     }
 
     void exportsWriteTheReport() {

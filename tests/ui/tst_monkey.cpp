@@ -85,6 +85,7 @@
 #include "ui/embedding/workbench_service.h"
 #include "ui/embedding/workbench_window.h"
 #include "ui/main_window.h"
+#include "ui/modelfile/model_file_controller.h"
 #include "ui/model/explorer_model.h"
 #include "ui/model/session.h"
 #include "ui/panels/parameter_panel.h"
@@ -307,6 +308,7 @@ private:
     QString undoRedo(Rng& r);
     QString undoRedoRoundTrip(Rng& r);
     QString loadDataFile(Rng& r);
+    QString modelFile(Rng& r);
     QString openSessionFile(Rng& r);
     QString saveSessionFile(Rng& r);
     QString exportView(Rng& r);
@@ -339,6 +341,7 @@ private:
     std::unique_ptr<ExplorerModel> model_;
     std::unique_ptr<MainWindow> w_;
     WorkbenchWindow* bench_ = nullptr;  // owned by w_
+    QStringList modelFiles_;
     QStringList dataFiles_, sessionFiles_, configFiles_, savedSessions_;
     QList<QString> modalsDismissed_;
     quint64 seed_ = kDefaultSeed;
@@ -378,6 +381,7 @@ const QList<TstMonkey::Action>& TstMonkey::actions() {
         {"undo", 6, &TstMonkey::undoRedo},
         {"undotrip", 2, &TstMonkey::undoRedoRoundTrip},
         {"data", 3, &TstMonkey::loadDataFile},
+        {"model", 2, &TstMonkey::modelFile},
         {"session", 2, &TstMonkey::openSessionFile},
         {"save", 2, &TstMonkey::saveSessionFile},
         {"export", 1, &TstMonkey::exportView},
@@ -829,6 +833,13 @@ void TstMonkey::writeFiles() {
         dataFiles_ << QStringLiteral(QS_TEST_DATA_DIR "/broken/") + f;
     dataFiles_ << tmp(QStringLiteral("missing.npy")) << dir_.path();
 
+    // Model files: real ones (per-channel int8, a 2-D float table, its int8 copy) and broken.
+    for (const char* f : {"tflite/hello_world_int8.tflite", "tflite/person_detect.tflite",
+                          "safetensors/test-model-float32.safetensors", "safetensors/test-model-int8.safetensors"})
+        modelFiles_ << QStringLiteral(QS_TEST_DATA_DIR "/models/") + QLatin1String(f);
+    modelFiles_ << tmp(QStringLiteral("channels.npy")) << tmp(QStringLiteral("garbage.npy"))
+                << tmp(QStringLiteral("missing.onnx")) << dir_.path();
+
     // Sessions: the presets (with small data), and broken or odd variants of a valid one.
     for (const QString& f : QDir(QStringLiteral(QS_SOURCE_DIR "/resources/presets")).entryList({QStringLiteral("*.qscope")})) {
         QFile in(QStringLiteral(QS_SOURCE_DIR "/resources/presets/") + f);
@@ -1003,6 +1014,7 @@ void sendWheel(QWidget* w, const QPoint& pos, int delta, Qt::KeyboardModifiers m
 // Buttons whose only job is a file dialog; the code behind them is driven directly.
 bool opensFileDialog(const QAbstractButton* b) {
     static const QStringList names{QStringLiteral("openDataButton"), QStringLiteral("openConfig"),
+                                   QStringLiteral("modelOpenButton"), QStringLiteral("storedOriginalButton"),
                                    QStringLiteral("saveConfig"), QStringLiteral("browseTableDataFile"),
                                    QStringLiteral("browseFeatureIdsFile"), QStringLiteral("storageExportButton")};
     return names.contains(b->objectName());
@@ -1281,6 +1293,23 @@ QString TstMonkey::loadDataFile(Rng& r) {
         what += QStringLiteral(" (cancelled)");
     }
     return what;
+}
+
+// Opens a model file as File → Open model… would, or explores one of the open model's
+// tensors as a click in the Model dock would (sometimes also the workbench's table button).
+QString TstMonkey::modelFile(Rng& r) {
+    const auto model = w_->modelFiles()->model();
+    if (!model || r.chance(30)) {
+        const QString path = r.pick(modelFiles_);
+        w_->openModel(path);
+        return QStringLiteral("open model %1").arg(QFileInfo(path).fileName());
+    }
+    if (model->tensors().empty()) return {};
+    const auto& t = model->tensors()[static_cast<size_t>(r.below(int(std::min<size_t>(model->tensors().size(), 1000))))];
+    const QString name = QString::fromStdString(t.name);
+    QString error;
+    const bool ok = w_->modelFiles()->selectTensor(name, &error);
+    return QStringLiteral("tensor %1 -> %2").arg(name, ok ? QStringLiteral("chosen") : oneLine(error));
 }
 
 QString TstMonkey::openSessionFile(Rng& r) {

@@ -11,6 +11,7 @@ namespace qs::ui {
 
 DataService::DataService(QObject* parent) : QObject(parent), runner_(tr("could not load the data")) {
     connect(&runner_, &JobRunner::progress, this, &DataService::progress);
+    connect(&runner_, &JobRunner::idle, this, &DataService::idle);
     connect(&runner_, &JobRunner::failed, this, [this](const QString& message) { emit failed(message); });
 }
 

@@ -33,6 +33,9 @@ signals:
     void loaded(qs::ui::DatasetPtr dataset);
     void failed(const QString& message);  // TF-style kind dropped: a data problem in words
     void cancelled();
+    // No load running or waiting any more (after the last one delivered, failed, was
+    // cancelled or discarded).
+    void idle();
 
 private:
     DatasetPtr dataset_;

@@ -26,12 +26,11 @@ ExplorerController::ExplorerController(ExplorerModel* model, QObject* parent)
         requestCompute();
     });
     // A spec edited together with the data (a model tensor and its axis) waits for that data;
-    // when the load fails or is cancelled the old data stays, and the spec runs on it.
-    const auto computeDeferred = [this] {
+    // when the loads end without new data (failed, cancelled, discarded) the old data stays,
+    // and the spec runs on it.
+    connect(data_, &DataService::idle, this, [this] {
         if (std::exchange(computeDeferred_, false)) requestCompute();
-    };
-    connect(data_, &DataService::failed, this, computeDeferred);
-    connect(data_, &DataService::cancelled, this, computeDeferred);
+    });
     connect(compute_, &ComputeService::resultReady, this, &ExplorerController::showResult);
     connect(compute_, &ComputeService::failed, this, [this](const QString& kind, const QString& message) {
         stale_ = true;  // the last valid result stays on show, behind the model

@@ -45,7 +45,7 @@ void ModelReportService::setExplorerModel(ExplorerModel* explorer) {
     if (!explorer) return;
     auto follow = [this] {
         spec_ = explorer_->spec();
-        options_.calibration = explorer_->analysis().calibration;
+        followCalibration();
         schedule();
     };
     connect(explorer, &ExplorerModel::specChanged, this, follow);
@@ -54,8 +54,16 @@ void ModelReportService::setExplorerModel(ExplorerModel* explorer) {
         follow();
     });
     spec_ = explorer->spec();
-    options_.calibration = explorer->analysis().calibration;
+    followCalibration();
     schedule();
+}
+
+void ModelReportService::followCalibration() {
+    // The calibration tab's percentile and symmetry; the report keeps its own KL bins
+    // (reportCalibrationOptions: a 2048-bin search per tensor would dominate the report).
+    const qs::analysis::CalibrationOptions& tab = explorer_->analysis().calibration;
+    options_.calibration.percentile = tab.percentile;
+    options_.calibration.symmetric = tab.symmetric;
 }
 
 void ModelReportService::setSpec(const qs::QuantSpec& spec) {

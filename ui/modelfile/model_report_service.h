@@ -2,8 +2,8 @@
 // JobRunner, with progress and cancel, and keeps it in step with the explorer: it observes
 // an ExplorerModel and reruns when the spec changes in a way the report sees (op, type,
 // mode, round mode, narrow range, bits, buckets, per tensor or per channel — not the
-// range, which the report takes from each tensor's data) or when the calibration options
-// change. Rapid changes coalesce: a short timer collects them, and a newer request
+// range, which the report takes from each tensor's data) or when the calibration tab's
+// percentile or symmetry change. Rapid changes coalesce: a short timer collects them, and a newer request
 // discards the running report (its result would be stale).
 // No widgets: it lives in qs_model; ModelReportView shows what it delivers.
 #pragma once
@@ -59,6 +59,7 @@ signals:
 
 private:
     void schedule();  // a change: (re)start the coalescing timer if the report would differ
+    void followCalibration();  // the explorer's calibration choices the report uses
     void start();
 
     JobRunner runner_;
