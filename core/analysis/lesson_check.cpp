@@ -9,6 +9,8 @@
 #include "core/analysis/error_stats.h"
 #include "core/analysis/round_trip.h"
 #include "core/analysis/scaled_r14.h"
+#include "core/analysis/stored_quant.h"
+#include "core/modelfile/model_file.h"
 
 namespace qs::analysis {
 
@@ -63,9 +65,11 @@ LessonCheckResult judge(const LessonCheck& c, double measured, double expected, 
     r.measured = measured;
     r.expected = expected;
     r.tolerance = c.relative ? c.tolerance * std::fabs(expected) : c.tolerance;
-    r.passed = c.comparison == CheckComparison::AtLeast
-                   ? measured >= expected - r.tolerance
-                   : std::fabs(measured - expected) <= r.tolerance;
+    switch (c.comparison) {
+    case CheckComparison::AtLeast: r.passed = measured >= expected - r.tolerance; break;
+    case CheckComparison::AtMost: r.passed = measured <= expected + r.tolerance; break;
+    case CheckComparison::Near: r.passed = std::fabs(measured - expected) <= r.tolerance; break;
+    }
     r.text = std::move(text);
     return r;
 }
@@ -306,12 +310,61 @@ Result<LessonCheckResult> checkCombiner(const LessonCheck& c, std::span<const fl
                      fmt("%.1f %% of bags differ from the quantized mean", 100.0 * differ / bags));
 }
 
+// The stored codes the check compares with: the named tensor of the model file, as integer
+// codes of the data's size. Every failure names the file and the tensor.
+Result<std::vector<int32_t>> loadStoredCodes(const LessonCheck& c, int64_t elements) {
+    if (c.stored_model.empty() || c.stored_tensor.empty())
+        return checkError(c, "needs \"stored_model\" and \"stored_tensor\" (a model file and the tensor of stored codes)");
+    auto model = modelfile::openModel(c.stored_model);
+    if (!model) return checkError(c, model.error().message);
+    const int64_t index = (*model)->find(c.stored_tensor);
+    if (index < 0) return checkError(c, c.stored_model + " has no tensor '" + c.stored_tensor + "'");
+    auto tensor = (*model)->load(static_cast<size_t>(index));
+    if (!tensor) return checkError(c, tensor.error().message);
+    if (!hasStoredCodes(tensor->info))
+        return checkError(c, "tensor '" + c.stored_tensor + "' of " + c.stored_model + " holds " +
+                                 tensor->info.dtype_name + ", not integer codes (int8, uint8, int16, uint16)");
+    std::vector<int32_t> codes = storedCodes(*tensor);
+    if (static_cast<int64_t>(codes.size()) != elements)
+        return checkError(c, "tensor '" + c.stored_tensor + "' of " + c.stored_model + " holds " +
+                                 std::to_string(codes.size()) + " codes, the lesson's data " + std::to_string(elements) +
+                                 " values");
+    return codes;
+}
+
+Result<LessonCheckResult> checkStoredCodes(const LessonCheck& c, std::span<const float> x, const Shape& shape,
+                                           const QuantSpec& spec, const Exec& exec) {
+    auto stored = loadStoredCodes(c, static_cast<int64_t>(x.size()));
+    if (!stored) return stored.error();
+    std::vector<float> y(x.size());
+    std::vector<int32_t> codes(x.size());
+    if (auto ran = applySpec(spec, {x, shape}, y, codes, exec); !ran) return ran.error();
+    int64_t differing = 0, largest = 0, first = -1;
+    for (size_t i = 0; i < codes.size(); ++i) {
+        const int64_t d = std::llabs(int64_t{codes[i]} - int64_t{(*stored)[i]});
+        if (d == 0) continue;
+        if (first < 0) first = static_cast<int64_t>(i);
+        ++differing;
+        largest = std::max(largest, d);
+    }
+    const double expected = param(c, "expected", 0);
+    std::string text = fmt("%.0f of %.0f codes differ from the stored ones", static_cast<double>(differing),
+                           static_cast<double>(codes.size()));
+    if (differing > 0)
+        text += fmt(" (by at most %.0f; first at element %.0f: op %.0f, stored %.0f)", static_cast<double>(largest),
+                    static_cast<double>(first), codes[static_cast<size_t>(first)],
+                    (*stored)[static_cast<size_t>(first)]);
+    text += fmt(" vs %.0f expected", expected);
+    return judge(c, static_cast<double>(differing), expected, std::move(text));
+}
+
 }  // namespace
 
 const std::vector<std::string>& lessonCheckKinds() {
     static const std::vector<std::string> kinds{
         "step", "mse_vs_delta2_over_12", "sqnr_slope_per_bit", "optimal_clip", "round_trip_drift",
-        "scaled_max", "narrow_range_levels", "tie_bias", "per_channel_gain", "tpu_combiner_order"};
+        "scaled_max", "narrow_range_levels", "tie_bias", "per_channel_gain", "tpu_combiner_order",
+        "stored_codes_match"};
     return kinds;
 }
 
@@ -332,6 +385,7 @@ Result<LessonCheckResult> runLessonCheck(const LessonCheck& c, std::span<const f
     if (k == "tie_bias") return checkTieBias(c, spec, exec);
     if (k == "per_channel_gain") return checkPerChannel(c, x, shape, spec, exec);
     if (k == "tpu_combiner_order") return checkCombiner(c, x, shape, spec, exec);
+    if (k == "stored_codes_match") return checkStoredCodes(c, x, shape, spec, exec);
     std::string valid;
     for (const auto& name : lessonCheckKinds()) {
         if (!valid.empty()) valid += ", ";

@@ -24,6 +24,10 @@
 //   tpu_combiner_order     RMS(mean of quantized rows − mean of rows)/Δ vs 1/sqrt(12·bag)
 //                          [bag = 4]: the combiner averages quantized rows, which is not the
 //                          quantized mean
+//   stored_codes_match     codes the spec's op gives the data that differ from the codes a
+//                          model file stores for the same tensor (LessonCheck::stored_model /
+//                          stored_tensor, e.g. the int8 half of a safetensors pair) vs
+//                          [expected = 0] (usually compared "at_most")
 #pragma once
 
 #include <map>
@@ -40,6 +44,7 @@ namespace qs::analysis {
 enum class CheckComparison {
     Near,     // |measured − expected| <= tolerance
     AtLeast,  // measured >= expected − tolerance
+    AtMost,   // measured <= expected + tolerance
 };
 
 struct LessonCheck {
@@ -48,6 +53,9 @@ struct LessonCheck {
     double tolerance = 0;
     bool relative = false;  // tolerance is a fraction of |expected|
     CheckComparison comparison = CheckComparison::Near;
+    // stored_codes_match: the model file (a path as given, resolved by the caller) and the
+    // name of the tensor whose stored integer codes the op should reproduce.
+    std::string stored_model, stored_tensor;
 };
 
 struct LessonCheckResult {

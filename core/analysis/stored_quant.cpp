@@ -24,28 +24,6 @@ std::string num(double v) {
     return buf;
 }
 
-std::vector<int32_t> readCodes(const TensorData& t) {
-    const size_t n = t.bytes.size() / modelfile::dtypeSize(t.info.dtype);
-    std::vector<int32_t> out(n);
-    const char* p = t.bytes.data();
-    auto read = [&](auto tag) {
-        using T = decltype(tag);
-        for (size_t i = 0; i < n; ++i) {
-            T v;
-            std::memcpy(&v, p + i * sizeof(T), sizeof(T));
-            out[i] = v;
-        }
-    };
-    switch (t.info.dtype) {
-    case DType::Int8: read(int8_t{}); break;
-    case DType::UInt8: read(uint8_t{}); break;
-    case DType::Int16: read(int16_t{}); break;
-    case DType::UInt16: read(uint16_t{}); break;
-    default: break;
-    }
-    return out;
-}
-
 QType qtypeOf(DType t) {
     switch (t) {
     case DType::UInt8: return QType::QUInt8;
@@ -217,6 +195,29 @@ bool hasStoredCodes(const TensorInfo& info) {
 
 bool isStoredQuantized(const TensorInfo& info) { return hasStoredCodes(info) && info.quantization.has_value(); }
 
+std::vector<int32_t> storedCodes(const TensorData& t) {
+    if (!hasStoredCodes(t.info)) return {};
+    const size_t n = t.bytes.size() / modelfile::dtypeSize(t.info.dtype);
+    std::vector<int32_t> out(n);
+    const char* p = t.bytes.data();
+    auto read = [&](auto tag) {
+        using T = decltype(tag);
+        for (size_t i = 0; i < n; ++i) {
+            T v;
+            std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+            out[i] = v;
+        }
+    };
+    switch (t.info.dtype) {
+    case DType::Int8: read(int8_t{}); break;
+    case DType::UInt8: read(uint8_t{}); break;
+    case DType::Int16: read(int16_t{}); break;
+    case DType::UInt16: read(uint16_t{}); break;
+    default: break;
+    }
+    return out;
+}
+
 Result<StoredQuantComparison> compareStoredQuantization(const TensorData& stored, const TensorData* original,
                                                         const std::string& originalLabel, const std::atomic<bool>* cancel) {
     const TensorInfo& info = stored.info;
@@ -244,7 +245,7 @@ Result<StoredQuantComparison> compareStoredQuantization(const TensorData& stored
         cmp.layout = SliceLayout::along(info.shape, axis);
     }
     cmp.channels = cmp.layout.depth;
-    cmp.codes = readCodes(stored);
+    cmp.codes = storedCodes(stored);
     const auto [lo, hi] = std::minmax_element(cmp.codes.begin(), cmp.codes.end());
     cmp.code_min = *lo;
     cmp.code_max = *hi;

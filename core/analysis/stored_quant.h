@@ -66,6 +66,8 @@ struct StoredQuantComparison {
 bool hasStoredCodes(const modelfile::TensorInfo& info);
 // Codes with stored quantization (TFLite's int8 weights, ONNX's QDQ weights).
 bool isStoredQuantized(const modelfile::TensorInfo& info);
+// The stored codes of a tensor hasStoredCodes() accepts, widened to int32 (empty otherwise).
+std::vector<int32_t> storedCodes(const modelfile::TensorData& t);
 
 // `original` (optional) is the same tensor as floats from another file (same shape); its
 // label names it in input_source. Errors (DataError naming the tensor): codes of another

@@ -138,6 +138,98 @@ private slots:
         QVERIFY2(r->measured < 10.0, r->text.c_str());
     }
 
+    void storedCodesLessonFailsWithoutNarrowRange() {
+        // The int8 file holds round(x / max|x| × 127): SCALED with narrow_range gives every
+        // code back; without it the op's codes differ and the check must fail.
+        QString error;
+        const auto lesson = loadLesson(QDir(kLessonDir).filePath(QStringLiteral("13-stored-int8-table.json")), &error);
+        QVERIFY2(lesson, qPrintable(error));
+        QVERIFY(lesson->data.isModelTensor());
+        QVERIFY(lesson->data.path.endsWith(QLatin1String("resources/lessons/../models/test-model-float32.safetensors")));
+        QVERIFY(QString::fromStdString(lesson->check.stored_model)
+                    .endsWith(QLatin1String("resources/lessons/../models/test-model-int8.safetensors")));
+        QCOMPARE(lesson->check.comparison, qs::analysis::CheckComparison::AtMost);
+        const auto data = lessonData(*lesson);
+        QVERIFY(data.ok());
+        QCOMPARE(data->shape, (qs::Shape{29528, 2}));
+        auto r = qs::analysis::runLessonCheck(lesson->check, data->values, data->shape, lesson->spec);
+        QVERIFY2(r.ok() && r->passed && r->measured == 0, r.ok() ? r->text.c_str() : r.error().message.c_str());
+        qs::QuantSpec wide = lesson->spec;
+        wide.narrow_range = false;
+        r = qs::analysis::runLessonCheck(lesson->check, data->values, data->shape, wide);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
+        qInfo("narrow_range off: %s", r->text.c_str());
+        QVERIFY(!r->passed);
+        QVERIFY(r->measured > 0);
+        QVERIFY2(r->text.find("by at most 1;") != std::string::npos, r->text.c_str());
+        // The data's range is lopsided ([−52.46, 41.70]): without narrow_range the −128 end
+        // sets the scale (128/52.46). On the symmetric range ±52.46 the scale is 127/52.46
+        // again (the +127 end decides) and the codes match once more.
+        wide.max_range = -wide.min_range;
+        r = qs::analysis::runLessonCheck(lesson->check, data->values, data->shape, wide);
+        QVERIFY(r.ok());
+        qInfo("narrow_range off, symmetric range: %s", r->text.c_str());
+        QVERIFY2(r->passed, r->text.c_str());
+        // Codes compared element by element: the same codes in another order do not match.
+        std::vector<float> reversed(data->values.rbegin(), data->values.rend());
+        r = qs::analysis::runLessonCheck(lesson->check, reversed, data->shape, lesson->spec);
+        QVERIFY(r.ok());
+        QVERIFY(!r->passed);
+    }
+
+    void storedCodesCheckErrors() {
+        const QString models = QStringLiteral(QS_SOURCE_DIR "/resources/models/");
+        const std::vector<float> x{0.1f, 0.2f, 0.3f, 0.4f};
+        qs::analysis::LessonCheck c;
+        c.kind = "stored_codes_match";
+        auto message = [&](const qs::analysis::LessonCheck& check, const std::vector<float>& v) {
+            auto r = qs::analysis::runLessonCheck(check, v, {static_cast<int64_t>(v.size())}, qs::QuantSpec{});
+            return r.ok() ? std::string("(ran)") : r.error().message;
+        };
+        QVERIFY(message(c, x).find("needs \"stored_model\" and \"stored_tensor\"") != std::string::npos);
+        c.stored_model = (models + "no-such.safetensors").toStdString();
+        c.stored_tensor = "embeddings";
+        std::string m = message(c, x);
+        QVERIFY2(m.find("no-such.safetensors") != std::string::npos, m.c_str());
+        c.stored_model = (models + "test-model-int8.safetensors").toStdString();
+        c.stored_tensor = "nope";
+        m = message(c, x);
+        QVERIFY2(m.find("has no tensor 'nope'") != std::string::npos, m.c_str());
+        c.stored_tensor = "embeddings";
+        m = message(c, x);  // 59056 codes for 4 values
+        QVERIFY2(m.find("holds 59056 codes, the lesson's data 4 values") != std::string::npos, m.c_str());
+        c.stored_model = (models + "test-model-float32.safetensors").toStdString();
+        m = message(c, x);  // floats are not codes
+        QVERIFY2(m.find("holds float32, not integer codes") != std::string::npos, m.c_str());
+        // A file that is not a model: the reader's message, not a crash.
+        QTemporaryDir dir;
+        QFile junk(dir.filePath("junk.safetensors"));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write("\xff\xff\xff\xff\xff\xff\xff\x7f{");
+        junk.close();
+        c.stored_model = junk.fileName().toStdString();
+        m = message(c, x);
+        QVERIFY2(m.rfind("lesson check \"stored_codes_match\": ", 0) == 0 && m.find("junk.safetensors") != std::string::npos,
+                 m.c_str());
+
+        // The reader: both keys, strings, an existing file, and only for this kind.
+        QJsonObject o = minimalLesson();
+        o["check"] = QJsonObject{{"kind", "stored_codes_match"}, {"stored_tensor", "embeddings"}};
+        QVERIFY(errorOf(o).startsWith(QStringLiteral("check.stored_model, stored_tensor: the kind stored_codes_match needs both")));
+        o["check"] = QJsonObject{{"kind", "stored_codes_match"}, {"stored_model", 3}, {"stored_tensor", "embeddings"}};
+        QCOMPARE(errorOf(o), QStringLiteral("check.stored_model: must be a non-empty string"));
+        o["check"] = QJsonObject{{"kind", "stored_codes_match"}, {"stored_model", "missing.safetensors"},
+                                 {"stored_tensor", "embeddings"}};
+        QCOMPARE(errorOf(o), QStringLiteral("check.stored_model: 'missing.safetensors' is not a file"));
+        o["check"] = QJsonObject{{"kind", "step"}, {"stored_model", "x"}, {"stored_tensor", "y"}};
+        QCOMPARE(errorOf(o), QStringLiteral("check.stored_model, stored_tensor: only the kind stored_codes_match takes them"));
+        o["check"] = QJsonObject{{"kind", "step"}, {"comparison", "at_most"}};
+        QCOMPARE(errorOf(o), QStringLiteral("(loaded)"));
+        o["check"] = QJsonObject{{"kind", "stored_codes_match"}, {"stored_model", models + "test-model-int8.safetensors"},
+                                 {"stored_tensor", "embeddings"}};
+        QCOMPARE(errorOf(o), QStringLiteral("(loaded)"));
+    }
+
     void lessonModelDataErrors() {
         QJsonObject o = minimalLesson();
         o["data"] = QJsonObject{{"model", "m.tflite"}};

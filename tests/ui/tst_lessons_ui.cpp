@@ -67,6 +67,7 @@ private slots:
     void eachLessonLoadsItsPresetAndPasses_data();
     void eachLessonLoadsItsPresetAndPasses();
     void breakingTheTheoryTurnsTheCheckRed();
+    void narrowRangeOffBreaksTheStoredCodes();
     void nextPreviousAndPresentationStep();
     void frameworksTableMatchesCompareSchemes();
 
@@ -134,9 +135,9 @@ void TstLessonsUi::libraryFromResourcesAndUserFolder() {
 
     const QList<Lesson> builtIn = loadLessonLibrary(&errors, builtInLessonDir(), QString());
     QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
-    QCOMPARE(builtIn.size(), 12);
+    QCOMPARE(builtIn.size(), 13);
     const QList<Lesson> all = loadLessonLibrary(&errors, builtInLessonDir(), user.path());
-    QCOMPARE(all.size(), 13);
+    QCOMPARE(all.size(), 14);
     QCOMPARE(errors.size(), 1);
     QVERIFY(errors.first().startsWith(QLatin1String("broken.json")));
     QCOMPARE(all.last().id, QStringLiteral("my-own"));
@@ -152,6 +153,12 @@ void TstLessonsUi::libraryFromResourcesAndUserFolder() {
     QVERIFY(pc->data.isFile());
     QVERIFY(!pc->data.path.startsWith(QLatin1Char(':')));
     QCOMPARE(readAll(pc->data.path), readAll(QStringLiteral(QS_SOURCE_DIR "/resources/data/weights_8ch.npy")));
+    // So does the stored-codes lesson's int8 file, which its check reads.
+    auto stored = std::find_if(builtIn.begin(), builtIn.end(), [](const Lesson& l) { return l.id == "stored-int8-table"; });
+    QVERIFY(stored != builtIn.end());
+    const QString storedModel = QString::fromStdString(stored->check.stored_model);
+    QVERIFY2(!storedModel.startsWith(QLatin1Char(':')), qPrintable(storedModel));
+    QCOMPARE(readAll(storedModel), readAll(QStringLiteral(QS_SOURCE_DIR "/resources/models/test-model-int8.safetensors")));
     QString error;
     QCOMPARE(fileOnDisk(QStringLiteral("/some/file.npy"), &error), QStringLiteral("/some/file.npy"));
     QVERIFY(fileOnDisk(QStringLiteral(":/data/missing.npy"), &error).isEmpty());
@@ -215,6 +222,25 @@ void TstLessonsUi::breakingTheTheoryTurnsTheCheckRed() {
     QTRY_VERIFY_WITH_TIMEOUT(lessons()->panel()->checkState() == CheckState::Passed, kCheckTimeoutMs);
     // Opening a lesson is a reset, not an undo step.
     QCOMPARE(model_->undoStack()->count(), 1);
+}
+
+void TstLessonsUi::narrowRangeOffBreaksTheStoredCodes() {
+    // The stored int8 table: narrow_range reproduces its codes; switching it off in the
+    // explorer changes some by one, and the lesson's check must say so.
+    QVERIFY(lessons()->openLesson(QStringLiteral("stored-int8-table")));
+    waitForVerdict();
+    if (QTest::currentTestFailed()) return;
+    QVERIFY2(lessons()->panel()->checkState() == CheckState::Passed, qPrintable(lessons()->panel()->checkText()));
+    QVERIFY(lessons()->panel()->checkText().contains(QLatin1String("<br>0 of 59056 codes differ")));
+    model_->setNarrowRange(false);
+    QTRY_VERIFY_WITH_TIMEOUT(lessons()->panel()->checkState() == CheckState::Failed, kCheckTimeoutMs);
+    waitForVerdict();
+    if (QTest::currentTestFailed()) return;
+    QVERIFY(lessons()->panel()->checkState() == CheckState::Failed);
+    qInfo("narrow_range off: %s", qPrintable(lessons()->panel()->checkText()));
+    QVERIFY(lessons()->panel()->checkText().contains(QLatin1String("by at most 1;")));
+    model_->undoStack()->undo();
+    QTRY_VERIFY_WITH_TIMEOUT(lessons()->panel()->checkState() == CheckState::Passed, kCheckTimeoutMs);
 }
 
 void TstLessonsUi::nextPreviousAndPresentationStep() {

@@ -12,7 +12,22 @@ namespace qs::ui {
 
 namespace {
 
-std::optional<qs::analysis::LessonCheck> checkFromJson(const QJsonObject& o, QString* error) {
+// stored_codes_match's model file, resolved against the lesson's folder, must exist now: a
+// broken lesson is reported when the lessons load. (Built-in files are Qt resources the core
+// cannot open: the library copies them to disk, and the check itself reports a file it
+// cannot read or a tensor it lacks.)
+QString storedModelError(qs::analysis::LessonCheck& c, const QString& dir) {
+    if (c.stored_model.empty() || c.stored_tensor.empty())
+        return QStringLiteral("stored_model, stored_tensor: the kind stored_codes_match needs both (a model file "
+                              "and the name of its tensor of stored codes)");
+    QString path = QString::fromStdString(c.stored_model);
+    if (QFileInfo(path).isRelative() && !dir.isEmpty()) path = QDir(dir).filePath(path);
+    if (!QFileInfo(path).isFile()) return QStringLiteral("stored_model: '%1' is not a file").arg(path);
+    c.stored_model = path.toStdString();
+    return {};
+}
+
+std::optional<qs::analysis::LessonCheck> checkFromJson(const QJsonObject& o, const QString& dir, QString* error) {
     auto fail = [error](const QString& m) {
         if (error) *error = QStringLiteral("check.") + m;
         return std::nullopt;
@@ -30,7 +45,13 @@ std::optional<qs::analysis::LessonCheck> checkFromJson(const QJsonObject& o, QSt
             const QString s = it.value().toString();
             if (s == QLatin1String("near")) c.comparison = qs::analysis::CheckComparison::Near;
             else if (s == QLatin1String("at_least")) c.comparison = qs::analysis::CheckComparison::AtLeast;
-            else return fail(QStringLiteral("comparison: '%1' is not one of near, at_least").arg(s));
+            else if (s == QLatin1String("at_most")) c.comparison = qs::analysis::CheckComparison::AtMost;
+            else return fail(QStringLiteral("comparison: '%1' is not one of near, at_least, at_most").arg(s));
+        } else if (key == QLatin1String("stored_model") || key == QLatin1String("stored_tensor")) {
+            if (!it.value().isString() || it.value().toString().isEmpty())
+                return fail(QStringLiteral("%1: must be a non-empty string").arg(key));
+            (key == QLatin1String("stored_model") ? c.stored_model : c.stored_tensor) =
+                it.value().toString().toStdString();
         } else if (!it.value().isDouble()) {
             return fail(QStringLiteral("%1: must be a number").arg(key));
         } else if (key == QLatin1String("tolerance")) {
@@ -46,6 +67,11 @@ std::optional<qs::analysis::LessonCheck> checkFromJson(const QJsonObject& o, QSt
         for (const auto& k : kinds) valid << QString::fromStdString(k);
         return fail(QStringLiteral("kind: '%1' is not one of %2")
                         .arg(QString::fromStdString(c.kind), valid.join(QStringLiteral(", "))));
+    }
+    if (c.kind == "stored_codes_match") {
+        if (const QString why = storedModelError(c, dir); !why.isEmpty()) return fail(why);
+    } else if (!c.stored_model.empty() || !c.stored_tensor.empty()) {
+        return fail(QStringLiteral("stored_model, stored_tensor: only the kind stored_codes_match takes them"));
     }
     return c;
 }
@@ -101,7 +127,7 @@ std::optional<Lesson> lessonFromJson(const QJsonObject& json, const QString& dir
         return fail(QStringLiteral("data: must be a generator string or an object"));
     }
     if (!json.value("check").isObject()) return fail(QStringLiteral("check: missing or not an object"));
-    auto check = checkFromJson(json.value("check").toObject(), error);
+    auto check = checkFromJson(json.value("check").toObject(), dir, error);
     if (!check) return std::nullopt;
     l.check = *check;
     return l;

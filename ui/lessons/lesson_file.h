@@ -7,7 +7,9 @@
 //    "data": "uniform:n=1000000,seed=1"  or  {"generator": "…", "file": "../data/x.npy"}
 //            or  {"model": "../models/m.tflite", "tensor": "NAME"} (a model file's tensor),
 //    "check": {"kind": "tie_bias", "tolerance": 0.01, "relative": false,
-//              "comparison": "near" | "at_least", …numeric parameters of the kind…}}
+//              "comparison": "near" | "at_least" | "at_most", …numeric parameters of the kind…,
+//              "stored_model": "../models/m-int8.safetensors", "stored_tensor": "NAME"
+//              (stored_codes_match only: the file must exist; the check reads the tensor)}}
 // A relative data or model file is relative to the lesson file.
 #pragma once
 

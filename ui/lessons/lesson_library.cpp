@@ -51,6 +51,8 @@ QList<Lesson> loadLessonLibrary(QStringList* errors, const QString& builtInDir, 
     for (auto it = lessons.begin(); it != lessons.end();) {
         QString error;
         if (it->data.isFile()) it->data.path = fileOnDisk(it->data.path, &error);
+        if (error.isEmpty() && !it->check.stored_model.empty())
+            it->check.stored_model = fileOnDisk(QString::fromStdString(it->check.stored_model), &error).toStdString();
         if (!error.isEmpty()) {
             if (errors) errors->append(QStringLiteral("%1: %2").arg(QFileInfo(it->path).fileName(), error));
             it = lessons.erase(it);
