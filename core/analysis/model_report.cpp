@@ -440,15 +440,33 @@ private:
             row.calibration_note = methods.error().message;
             return;
         }
-        for (Calibration c : *methods) {
+        std::vector<Calibration> candidates = *methods;
+        std::vector<QuantSpec> toMeasure;
+        for (Calibration& c : candidates) {
             if (c.method == CalibrationMethod::MinMax) {
                 c.min = row.stats.min;
                 c.max = row.stats.max;
                 c.spec = withRange(base, c.min, c.max);
             }
+            if (!(c.method == CalibrationMethod::MinMax && spec.axis < 0)) toMeasure.push_back(c.spec);
+        }
+        // Without NaNs every candidate is measured in one fused pass (candidateSqnrs).
+        std::optional<std::vector<double>> fused;
+        if (row.stats.nan_pairs == 0 && !toMeasure.empty()) {
+            auto all = candidateSqnrs(x, toMeasure);
+            if (!all) {
+                row.calibration_note = all.error().message;
+                return;
+            }
+            fused = std::move(all).value();
+        }
+        size_t measured = 0;
+        for (const Calibration& c : candidates) {
             // Per tensor, min-max is the row's own quantizer: its SQNR is known already.
-            auto sqnr = c.method == CalibrationMethod::MinMax && spec.axis < 0 ? Result<double>(row.stats.sqnr_db)
-                                                                               : wholeTensorSqnr(x, c.spec);
+            const bool known = c.method == CalibrationMethod::MinMax && spec.axis < 0;
+            auto sqnr = known ? Result<double>(row.stats.sqnr_db)
+                        : fused ? Result<double>((*fused)[measured++])
+                                : wholeTensorSqnr(x, c.spec);
             if (!sqnr) {
                 row.calibration_note = sqnr.error().message;
                 return;
@@ -457,6 +475,68 @@ private:
             row.calibration = BestCalibration{c.method, c.min, c.max, *sqnr, static_cast<int64_t>(sample.size())};
         }
         if (!row.calibration) row.calibration_note = "no method gave a finite comparison";
+    }
+
+    // The SQNR of each of `specs` (per-tensor ranges, given) over all of x, which holds no
+    // NaN, in one pass instead of one op run plus one statistics pass per spec: each block of
+    // x is quantized by every spec into a block-sized buffer that stays in cache, and only
+    // Σx² and Σ(x−y)² — all an SQNR needs — are summed, in four interleaved lanes (the sums'
+    // dependency chains, not memory, bound the plain loop). With a given range every output
+    // depends on its own input only, so block-wise runs give the whole-tensor outputs; the
+    // sums are fixed per block and merged in block order, whatever the thread count.
+    Result<std::vector<double>> candidateSqnrs(std::span<const float> x, const std::vector<QuantSpec>& specs) {
+        struct Sums {
+            double x2 = 0;
+            std::vector<double> err2;
+            std::optional<Error> error;
+        };
+        const auto lanes = [](const float* a, const float* b, int64_t n) {
+            double l0 = 0, l1 = 0, l2 = 0, l3 = 0;
+            int64_t i = 0;
+            for (; i + 4 <= n; i += 4) {
+                const double d0 = static_cast<double>(a[i]) - (b ? static_cast<double>(b[i]) : 0.0);
+                const double d1 = static_cast<double>(a[i + 1]) - (b ? static_cast<double>(b[i + 1]) : 0.0);
+                const double d2 = static_cast<double>(a[i + 2]) - (b ? static_cast<double>(b[i + 2]) : 0.0);
+                const double d3 = static_cast<double>(a[i + 3]) - (b ? static_cast<double>(b[i + 3]) : 0.0);
+                l0 += d0 * d0;
+                l1 += d1 * d1;
+                l2 += d2 * d2;
+                l3 += d3 * d3;
+            }
+            for (; i < n; ++i) {
+                const double d = static_cast<double>(a[i]) - (b ? static_cast<double>(b[i]) : 0.0);
+                l0 += d * d;
+            }
+            return (l0 + l1) + (l2 + l3);
+        };
+        const auto parts = embedding::blockPartials<Sums>(options_.exec, static_cast<int64_t>(x.size()),
+                                                          [&](int64_t b, int64_t e) {
+            thread_local std::vector<float> y;
+            y.resize(static_cast<size_t>(e - b));
+            const std::span<const float> block = x.subspan(static_cast<size_t>(b), static_cast<size_t>(e - b));
+            Sums sums;
+            sums.x2 = lanes(block.data(), nullptr, e - b);
+            for (const QuantSpec& spec : specs) {
+                auto run = applySpec(spec, TensorRef<float>{block, {e - b}}, y, {}, Exec{});
+                if (!run) {
+                    sums.error = run.error();
+                    return sums;
+                }
+                sums.err2.push_back(lanes(block.data(), y.data(), e - b));
+            }
+            return sums;
+        });
+        double x2 = 0;
+        std::vector<double> err2(specs.size(), 0.0);
+        for (const Sums& p : parts) {
+            if (p.error) return *p.error;
+            x2 += p.x2;
+            for (size_t k = 0; k < specs.size(); ++k) err2[k] += p.err2[k];
+        }
+        std::vector<double> sqnr;
+        for (double e : err2)  // as statsFromSums: a lossless output is +inf
+            sqnr.push_back(e == 0 ? std::numeric_limits<double>::infinity() : 10.0 * std::log10(x2 / e));
+        return sqnr;
     }
 
     // The SQNR of `spec` (a given per-tensor range) over all of x.
