@@ -245,7 +245,9 @@ Result<QuantRun> applySpec(const QuantSpec& spec, const TensorRef<float>& input,
     std::vector<float> mins(static_cast<size_t>(l.depth), spec.min_range);
     std::vector<float> maxs(static_cast<size_t>(l.depth), spec.max_range);
     std::vector<float> dataMins, dataMaxs;
-    const bool fromData = (spec.op == QuantOp::QuantizeV2 && l.depth > 1 &&
+    // Each slice's own range whenever an axis is set, also along an axis of size 1 (one
+    // slice, but still "each channel's own min/max": the form disables the given range).
+    const bool fromData = (spec.op == QuantOp::QuantizeV2 && spec.axis >= 0 &&
                            spec.range_source == RangeSource::FromData) ||
                           (isQdq(spec.op) && !spec.range_given);
     if (fromData) {

@@ -9,6 +9,7 @@
 
 #include "core/analysis/error_stats.h"
 #include "core/analysis/histogram.h"
+#include "core/analysis/quant_spec.h"
 
 using namespace qs::analysis;
 
@@ -16,6 +17,28 @@ class TstAnalysis : public QObject {
     Q_OBJECT
 
 private slots:
+    // Per channel with ranges from the data means each slice's own min/max, also when the
+    // axis has size 1 (one slice): the given range, which the form disables then, is not used.
+    // (It was: QuantizeV2 on a [1, 3, 3, 8] kernel along axis 0 quantized into [-3, 3].)
+    void rangesFromDataAlongAnAxisOfSizeOne() {
+        const std::vector<float> x{-0.5f, 0.25f, 0.1f, 0.4f, -0.2f, 0.3f};
+        std::vector<float> y(x.size());
+        qs::QuantSpec spec;
+        spec.op = qs::QuantOp::QuantizeV2;
+        spec.mode = qs::QuantizeMode::Scaled;
+        spec.ensure_minimum_range = 0;
+        spec.axis = 0;
+        spec.range_source = qs::RangeSource::FromData;
+        spec.min_range = -3;
+        spec.max_range = 3;
+        auto run = qs::applySpec(spec, {x, qs::Shape{1, 6}}, y);
+        QVERIFY(run.ok());
+        QCOMPARE(run->slices.size(), size_t{1});
+        QCOMPARE(run->slices[0].requested_min, -0.5f);
+        QCOMPARE(run->slices[0].requested_max, 0.4f);
+        QCOMPARE(run->slices[0].output_min, -0.5f);  // SCALED from [-0.5, 0.4], not from [-3, 3]
+    }
+
     void statsHandComputed() {
         // e = x - y = [0, 0, 0, -1]: sum e^2 = 1, sum x^2 = 30, sum y^2 = 39, sum xy = 34.
         const std::vector<float> x{1, 2, 3, 4}, y{1, 2, 3, 5};
