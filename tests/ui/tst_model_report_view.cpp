@@ -79,6 +79,32 @@ class TstModelReportView : public QObject {
     }
 
 private slots:
+    // Forty bars in a short chart: the names are thinned to one per line of text (they do
+    // not overlap), the home view shows the worst bars that fit, and zooming in names more.
+    void barNamesNeverOverlap() {
+        open(largeModel());
+        view_->resize(1400, 320);
+        view_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view_));
+        QCustomPlot* p = view_->chart()->plot();
+        p->replot();
+        const auto ticker = qSharedPointerCast<QCPAxisTickerText>(p->yAxis->ticker());
+        const double lineHeight = QFontMetricsF(p->yAxis->tickLabelFont()).height();
+        const auto labelled = [&] {
+            int n = 0;
+            for (double k : ticker->ticks().keys()) n += p->yAxis->range().contains(k);
+            return n;
+        };
+        const int shown = labelled();
+        QVERIFY(shown >= 1);
+        QVERIFY2(shown * lineHeight <= p->axisRect()->height(), qPrintable(QString::number(shown)));
+        QVERIFY(p->yAxis->range().size() < 40);  // home: the worst bars that fit, not all 40
+        p->yAxis->setRange(-0.5, 39.5);
+        p->replot();
+        QVERIFY(labelled() * lineHeight <= p->axisRect()->height());
+        QVERIFY(ticker->ticks().size() < 40);  // thinned
+    }
+
     void cleanup() {
         delete view_;
         view_ = nullptr;

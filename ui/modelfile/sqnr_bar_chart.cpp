@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QFontMetricsF>
+
 #include <qcustomplot.h>
 
 #include "ui/plot/plot_items.h"
@@ -25,6 +27,9 @@ SqnrBarChart::SqnrBarChart(QWidget* parent) : ResultPlot(parent) {
     calibrated_ = items::graph(p, p->yAxis, p->xAxis, QStringLiteral("bestCalibration"),
                                tr("SQNR with the best calibration's range"));
     calibrated_->setLineStyle(QCPGraph::lsNone);
+    // Names only where they fit: with more bars than the axis has lines of text, every k-th
+    // bar is labelled (the read-out names any bar under the cursor), so zooming in names all.
+    connect(p, &QCustomPlot::beforeReplot, this, [this] { labelBars(); });
     connect(p, &QCustomPlot::plottableClick, this,
             [this](QCPAbstractPlottable* plottable, int index, QMouseEvent*) { barClicked(plottable, index); });
     placeLegendOnTop(2);
@@ -49,8 +54,8 @@ double SqnrBarChart::drawnSqnr(size_t row) const {
 
 void SqnrBarChart::draw() {
     QCustomPlot* p = plot();
-    auto ticker = qSharedPointerCast<QCPAxisTickerText>(p->yAxis->ticker());
-    ticker->clear();
+    names_.clear();
+    labelStep_ = 0;
     QVector<double> keys, values, calKeys, calValues;
     const bool have = result_ && !result_->rows.empty();
     if (have) {
@@ -67,7 +72,7 @@ void SqnrBarChart::draw() {
             values << drawnSqnr(i);
             QString name = QString::fromStdString(rows[i].name);
             if (name.size() > 48) name = QStringLiteral("…") + name.right(47);
-            ticker->addTick(k, name);
+            names_ << name;
             if (rows[i].calibration && std::isfinite(rows[i].calibration->sqnr_db)) {
                 calKeys << k;
                 calValues << rows[i].calibration->sqnr_db;
@@ -95,10 +100,26 @@ void SqnrBarChart::draw() {
     for (double v : values) lo = std::min(lo, v), hi = std::max(hi, v);
     for (double v : calValues) lo = std::min(lo, v), hi = std::max(hi, v);
     setHomeRange(p->xAxis, lo, hi * 1.05);
-    setHomeRange(p->yAxis, -0.6, std::min<double>(static_cast<double>(r.rows.size()), kHomeBars) - 0.4);
+    // Home shows the worst bars that fit one per line of text (at least 8), each named.
+    const double lineHeight = QFontMetricsF(p->yAxis->tickLabelFont()).height() * 1.15;
+    const int fitting = std::clamp(static_cast<int>(p->axisRect()->height() / lineHeight), 8, kHomeBars);
+    setHomeRange(p->yAxis, -0.6, std::min<double>(static_cast<double>(r.rows.size()), fitting) - 0.4);
     commitHomeView();
     setStale(false);
     restyle();
+}
+
+void SqnrBarChart::labelBars() {
+    QCustomPlot* p = plot();
+    const double lineHeight = QFontMetricsF(p->yAxis->tickLabelFont()).height() * 1.15;
+    const double barsShown = std::max(1.0, p->yAxis->range().size());
+    const double pixelsPerBar = std::max(1, p->axisRect()->height()) / barsShown;
+    const int step = std::max(1, static_cast<int>(std::ceil(lineHeight / pixelsPerBar)));
+    if (step == labelStep_) return;
+    labelStep_ = step;
+    auto ticker = qSharedPointerCast<QCPAxisTickerText>(p->yAxis->ticker());
+    ticker->clear();
+    for (int k = 0; k < names_.size(); k += step) ticker->addTick(k, names_[k]);
 }
 
 void SqnrBarChart::barClicked(QCPAbstractPlottable* plottable, int dataIndex) {

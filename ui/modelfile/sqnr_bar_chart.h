@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include "core/analysis/model_report.h"
 #include "ui/plot/qcp_fwd.h"
@@ -27,7 +28,8 @@ public:
     // The bar length drawn for a row: its SQNR, or for a lossless row (+inf) a little past
     // the longest finite bar; NaN rows get no bar.
     double drawnSqnr(size_t row) const;
-    // How many bars the home view shows (the worst ones; scroll or zoom for the others).
+    // The most bars the home view shows (the worst ones, as many as fit one per line of
+    // text, at least 8; scroll or zoom for the others).
     static constexpr int kHomeBars = 40;
 
 signals:
@@ -40,11 +42,15 @@ protected:
 
 private:
     void barClicked(QCPAbstractPlottable* plottable, int dataIndex);
+    // Puts the tensor names on the bars, every labelStep_-th one when they do not all fit.
+    void labelBars();
 
     QCPTextElement* title_ = nullptr;
     QCPBars* bars_ = nullptr;
     QCPGraph* calibrated_ = nullptr;
     double losslessAt_ = 0;
+    QStringList names_;  // the bars' labels, in row order
+    int labelStep_ = 0;  // the step labelBars last used (0: none yet)
 };
 
 }  // namespace qs::ui
