@@ -60,19 +60,32 @@ Result<tpu::QuantizationConfig> tpuConfig(const QuantSpec& s) {
                                        static_cast<double>(s.max_range));
 }
 
-// Per-slice min/max of the data (for per-channel ranges from data).
+// Per-slice min/max of the data (for per-channel ranges from data). Threads take ranges of
+// slices; each slice is scanned by one thread in index order, so the result (down to which
+// of -0.0 and +0.0 is kept) never depends on the split.
 void sliceMinMax(const TensorRef<float>& input, const SliceLayout& l, std::vector<float>& mins,
-                 std::vector<float>& maxs) {
+                 std::vector<float>& maxs, const Exec& exec) {
     mins.assign(static_cast<size_t>(l.depth), std::numeric_limits<float>::infinity());
     maxs.assign(static_cast<size_t>(l.depth), -std::numeric_limits<float>::infinity());
-    for (int64_t b = 0; b < l.blocks(); ++b) {
-        const auto d = static_cast<size_t>(b % l.depth);
-        for (int64_t i = b * l.post; i < (b + 1) * l.post; ++i) {
-            const float v = input.data[static_cast<size_t>(i)];
-            mins[d] = v < mins[d] ? v : mins[d];
-            maxs[d] = v > maxs[d] ? v : maxs[d];
+    const float* data = input.data.data();
+    const int64_t perSlice = std::max<int64_t>(1, l.pre * l.post);
+    parallelFor(exec, l.depth, std::max<int64_t>(1, kParallelMinPerThread / perSlice), [&](int64_t d0, int64_t d1) {
+        for (int64_t d = d0; d < d1; ++d) {
+            // In registers: through mins[d] (which the compiler must assume the data may
+            // alias) every element would cost a store and a reload.
+            float lo = mins[static_cast<size_t>(d)], hi = maxs[static_cast<size_t>(d)];
+            for (int64_t p = 0; p < l.pre; ++p) {
+                const float* run = data + (p * l.depth + d) * l.post;
+                for (int64_t i = 0; i < l.post; ++i) {
+                    const float v = run[i];
+                    lo = v < lo ? v : lo;
+                    hi = v > hi ? v : hi;
+                }
+            }
+            mins[static_cast<size_t>(d)] = lo;
+            maxs[static_cast<size_t>(d)] = hi;
         }
-    }
+    });
     for (size_t d = 0; d < mins.size(); ++d)
         if (mins[d] > maxs[d]) mins[d] = maxs[d] = 0.0f;  // empty or all-NaN slice
 }
@@ -251,7 +264,7 @@ Result<QuantRun> applySpec(const QuantSpec& spec, const TensorRef<float>& input,
                            spec.range_source == RangeSource::FromData) ||
                           (isQdq(spec.op) && !spec.range_given);
     if (fromData) {
-        sliceMinMax(input, l, dataMins, dataMaxs);
+        sliceMinMax(input, l, dataMins, dataMaxs, exec);
         if (spec.op == QuantOp::QuantizeV2) {
             mins = dataMins;
             maxs = dataMaxs;
