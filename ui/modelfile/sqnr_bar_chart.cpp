@@ -102,18 +102,25 @@ void SqnrBarChart::draw() {
     setHomeRange(p->xAxis, lo, hi * 1.05);
     // Home shows the worst bars that fit one per line of text (at least 8), each named.
     const double lineHeight = QFontMetricsF(p->yAxis->tickLabelFont()).height() * 1.15;
-    const int fitting = std::clamp(static_cast<int>(p->axisRect()->height() / lineHeight), 8, kHomeBars);
+    const int fitting = std::clamp(static_cast<int>(barAreaHeight() / lineHeight), 8, kHomeBars);
     setHomeRange(p->yAxis, -0.6, std::min<double>(static_cast<double>(r.rows.size()), fitting) - 0.4);
     commitHomeView();
     setStale(false);
     restyle();
 }
 
+double SqnrBarChart::barAreaHeight() const {
+    // A chart that was never shown (quantscope-cli model --png renders one offscreen) has no
+    // layout yet: its axis rectangle is the widget less the title, legend and x axis.
+    if (!isVisible()) return std::max(0, height() - 130);
+    return plot()->axisRect()->height();
+}
+
 void SqnrBarChart::labelBars() {
     QCustomPlot* p = plot();
     const double lineHeight = QFontMetricsF(p->yAxis->tickLabelFont()).height() * 1.15;
     const double barsShown = std::max(1.0, p->yAxis->range().size());
-    const double pixelsPerBar = std::max(1, p->axisRect()->height()) / barsShown;
+    const double pixelsPerBar = std::max(1.0, barAreaHeight()) / barsShown;
     const int step = std::max(1, static_cast<int>(std::ceil(lineHeight / pixelsPerBar)));
     if (step == labelStep_) return;
     labelStep_ = step;

@@ -44,6 +44,7 @@ private:
     void barClicked(QCPAbstractPlottable* plottable, int dataIndex);
     // Puts the tensor names on the bars, every labelStep_-th one when they do not all fit.
     void labelBars();
+    double barAreaHeight() const;  // pixels along the bars' axis
 
     QCPTextElement* title_ = nullptr;
     QCPBars* bars_ = nullptr;
