@@ -15,7 +15,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
-#include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QScrollArea>
@@ -24,12 +23,7 @@
 #include <functional>
 #include <utility>
 
-#include <QDragEnterEvent>
-#include <QDropEvent>
-#include <QMimeData>
-#include <QUrl>
 
-#include "core/modelfile/model_file.h"
 #include "ui/analysis/analysis_tabs.h"
 #include "ui/modelfile/model_dock.h"
 #include "ui/modelfile/model_docks.h"
@@ -42,6 +36,7 @@
 #include "ui/embedding/embedding_model.h"
 #include "ui/embedding/workbench_window.h"
 #include "ui/presentation_mode.h"
+#include "ui/recent_files.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/parameter_panel.h"
 #include "ui/plot/plot_frame.h"
@@ -57,38 +52,8 @@ namespace qs::ui {
 
 namespace {
 
-constexpr int kMaxRecent = 8;
 const char* kRecentKey = "recentSessions";
-const char* kRecentModelsKey = "recentModels";
 const QString kSessionFilter = QObject::tr("QuantScope sessions (*.qscope);;All files (*)");
-
-// A recent-files list in the settings: `path` (made absolute) first, at most kMaxRecent.
-void rememberRecent(const char* key, const QString& path) {
-    QSettings settings;
-    QStringList recent = settings.value(key).toStringList();
-    const QString abs = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(abs);
-    recent.prepend(abs);
-    while (recent.size() > kMaxRecent) recent.removeLast();
-    settings.setValue(key, recent);
-}
-
-// The list as menu entries (file name, the path as tooltip) that call `open`.
-void fillRecentMenu(QMenu* menu, const char* key, QObject* context, const std::function<void(const QString&)>& open) {
-    menu->clear();
-    const QStringList recent = QSettings().value(key).toStringList();
-    for (const QString& path : recent)
-        menu->addAction(QFileInfo(path).fileName(), context, [open, path] { open(path); })->setToolTip(path);
-    menu->setEnabled(!recent.isEmpty());
-}
-
-// "Model files (*.onnx *.tflite …)" from the suffixes the readers know.
-QString modelFilter() {
-    QStringList patterns;
-    for (const std::string& suffix : qs::modelfile::modelSuffixes())
-        patterns << QStringLiteral("*") + QString::fromStdString(suffix);
-    return QObject::tr("Model files (%1);;All files (*)").arg(patterns.join(QLatin1Char(' ')));
-}
 
 }  // namespace
 
@@ -334,118 +299,6 @@ void MainWindow::connectController() {
     connect(errorView_->logScaleAction(), &QAction::toggled, controller_, &ExplorerController::setErrorLogScale);
     connect(dataPanel_, &DataPanel::openFileRequested, this, &MainWindow::openDataFileDialog);
     connectModelFiles();
-}
-
-void MainWindow::connectModelFiles() {
-    connect(modelFiles_, &ModelFileController::openingStarted, this, [this](const QString& path) {
-        statusLabel_->setText(tr("Opening model %1…").arg(QFileInfo(path).fileName()));
-    });
-    connect(modelFiles_, &ModelFileController::opened, this, [this] {
-        modelOpenAsked_ = false;
-        addRecentModel(modelFiles_->path());
-        statusLabel_->setText(tr("Opened model %1: %2")
-                                  .arg(QFileInfo(modelFiles_->path()).fileName(),
-                                       tensorCountText(modelFiles_->model()->tensors().size())));
-    });
-    connect(modelFiles_, &ModelFileController::openFailed, this, [this](const QString& message) {
-        statusLabel_->setText(tr("Could not open the model: %1").arg(message));
-        if (std::exchange(modelOpenAsked_, false) && isVisible())
-            QMessageBox::warning(this, tr("Open model"), message);
-    });
-    connect(modelFiles_, &ModelFileController::notice, this, [this](const QString& text) { statusLabel_->setText(text); });
-    connect(modelDock(), &ModelDock::openModelRequested, this, &MainWindow::openModelDialog);
-    connect(modelDock(), &ModelDock::openAsTableRequested, this, &MainWindow::openTensorInWorkbench);
-    connect(modelFiles_, &ModelFileController::tensorExported, this, &MainWindow::addWorkbenchTable);
-    connect(modelFiles_, &ModelFileController::exportFailed, this, [this](const QString& message) {
-        statusLabel_->setText(tr("Could not open the tensor in the workbench: %1").arg(message));
-        if (isVisible()) QMessageBox::warning(this, tr("Open in workbench"), message);
-    });
-}
-
-ModelDock* MainWindow::modelDock() const { return modelDocks_->modelDock(); }
-QDockWidget* MainWindow::modelDockWidget() const { return modelDocks_->modelDockWidget(); }
-
-void MainWindow::openModel(const QString& path) {
-    modelOpenAsked_ = true;
-    modelFiles_->open(path);
-}
-
-void MainWindow::openModelDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(), modelFilter());
-    if (!path.isEmpty()) openModel(path);
-}
-
-void MainWindow::openSavedModelDialog() {
-    const QString path = QFileDialog::getExistingDirectory(this, tr("Open SavedModel folder"));
-    if (!path.isEmpty()) openModel(path);
-}
-
-void MainWindow::addRecentModel(const QString& path) {
-    rememberRecent(kRecentModelsKey, path);
-    refreshRecentModelsMenu();
-}
-
-void MainWindow::refreshRecentModelsMenu() {
-    fillRecentMenu(recentModelsMenu_, kRecentModelsKey, this, [this](const QString& path) { openModel(path); });
-}
-
-QStringList MainWindow::droppableFiles(const QMimeData* mime) {
-    QStringList files;
-    if (!mime || !mime->hasUrls()) return files;
-    for (const QUrl& url : mime->urls())
-        if (url.isLocalFile()) files << url.toLocalFile();
-    return files;
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    if (!droppableFiles(event->mimeData()).isEmpty()) event->acceptProposedAction();
-}
-
-void MainWindow::dropEvent(QDropEvent* event) {
-    const QStringList files = droppableFiles(event->mimeData());
-    if (files.isEmpty()) return;
-    event->acceptProposedAction();
-    // One file at a time is what the window shows: the first one dropped.
-    const QString& path = files.first();
-    if (path.endsWith(QStringLiteral(".qscope"), Qt::CaseInsensitive)) openSession(path);
-    else if (path.endsWith(QStringLiteral(".npy"), Qt::CaseInsensitive)) controller_->openDataFile(path);
-    else if (isModelFilePath(path)) openModel(path);
-    else controller_->openDataFile(path);  // CSV, .vec, …: the data reader says if it cannot
-}
-
-void MainWindow::openTensorInWorkbench(const QString& tensor) {
-    const QString folder = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
-                               .filePath(QStringLiteral("model-tables"));
-    QDir().mkpath(folder);
-    // One file per model and tensor: reopening the same tensor rewrites the same file.
-    QString name = QFileInfo(modelFiles_->path()).completeBaseName() + QLatin1Char('-') + tensor;
-    for (QChar& c : name)
-        if (!c.isLetterOrNumber() && c != QLatin1Char('-') && c != QLatin1Char('_')) c = QLatin1Char('_');
-    statusLabel_->setText(tr("Writing %1 for the workbench…").arg(tensor));
-    modelFiles_->exportTensor(tensor, QDir(folder).filePath(name.left(180) + QStringLiteral(".npy")));
-}
-
-void MainWindow::addWorkbenchTable(const QString& tensor, const QString& npyPath) {
-    const auto model = modelFiles_->model();
-    const int64_t index = model ? model->find(tensor.toStdString()) : -1;
-    if (index < 0) return;
-    const qs::Shape& shape = model->tensors()[static_cast<size_t>(index)].shape;
-    WorkbenchWindow* w = showWorkbench();
-    EmbeddingDocument doc = w->model()->document();
-    QStringList names;
-    for (const EmbeddingTable& t : doc.tables) names << t.name;
-    EmbeddingTable table;
-    QString base = tensorPathParts(tensor.toStdString()).join(QLatin1Char('_'));
-    table.name = base;
-    for (int i = 2; names.contains(table.name); ++i) table.name = QStringLiteral("%1_%2").arg(base).arg(i);
-    table.vocabulary_size = static_cast<qint64>(shape[0]);
-    table.dim = static_cast<qint64>(shape[1]);
-    table.data_file = npyPath;
-    doc.tables.push_back(table);
-    doc.view.table = static_cast<int>(doc.tables.size()) - 1;
-    w->model()->edit(doc, tr("Add table %1 from the model").arg(table.name));
-    statusLabel_->setText(tr("Workbench: table %1 (%2 × %3) from %4")
-                              .arg(table.name).arg(shape[0]).arg(shape[1]).arg(QFileInfo(modelFiles_->path()).fileName()));
 }
 
 void MainWindow::showResult(ExplorerResultPtr result, quint64 serial, double ms) {
