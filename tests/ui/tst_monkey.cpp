@@ -347,6 +347,7 @@ private:
     quint64 seed_ = kDefaultSeed;
     int count_ = kDefaultActions;
     bool settleAlways_ = false;
+    bool previousDataShown_ = false;  // the last load was cancelled: the old data stays
     bool verbose_ = false;  // QS_MONKEY_VERBOSE=1: every action as it is done
     bool keepGoing_ = false;  // QS_MONKEY_KEEP_GOING=1: report problems and go on
     qint64 checkMs_[5] = {};  // responsive, settle, explorer, workbench, settled checks
@@ -421,6 +422,11 @@ void TstMonkey::initTestCase() {
     small.generator = kSmallData;
     model_->reset(model_->spec(), small, ViewState{});
     w_ = std::make_unique<MainWindow>(model_.get());
+    // A cancelled load keeps the previous data on show ("the previous data stays") while the
+    // model keeps the source the user asked for; until a load completes again, the shown
+    // data is not the source's.
+    connect(w_->dataService(), &DataService::cancelled, this, [this] { previousDataShown_ = true; });
+    connect(w_->dataService(), &DataService::loaded, this, [this] { previousDataShown_ = false; });
     w_->resize(820, 560);  // smaller than the default: every action repaints what is shown
     w_->show();
     w_->activateWindow();
@@ -689,8 +695,8 @@ QStringList TstMonkey::settledExplorerProblems() const {
                        [](const QString& f, QString* e) { return loadSession(f, e); }, sessionToJson);
     const DatasetPtr data = w_->dataService()->dataset();
     const DataSource& source = model_->dataSource();
-    if (!source.isFile()) {
-        // A valid generator is what was loaded.
+    if (!source.isFile() && !previousDataShown_) {
+        // A valid generator is what was loaded (unless its load was cancelled).
         if (auto g = qs::data::parseGeneratorSpec(source.generator.toStdString()); g && data) {
             const auto n = static_cast<size_t>(g->params.at("n"));
             if (data->values.size() != n)
