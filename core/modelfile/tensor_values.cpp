@@ -112,13 +112,19 @@ Result<std::vector<float>> toFloat32(const TensorData& tensor) {
                                    std::to_string(axis) + " of shape " + shapeString(info.shape));
         layout = SliceLayout::along(info.shape, axis);
     }
-    for (size_t i = 0; i < count; ++i) {
-        const size_t c = layout.post > 0 ? static_cast<size_t>(layout.sliceOf(static_cast<int64_t>(i))) : 0;
+    // Run by run: each contiguous run of `post` elements belongs to one channel, so the
+    // channel is found once per run, not by a division per element.
+    for (int64_t b = 0; b < layout.blocks(); ++b) {
+        const auto c = static_cast<size_t>(b % layout.depth);
         const int64_t zero = q.zero_point.empty() ? 0 : q.zero_point[q.zero_point.size() > 1 ? c : 0];
-        int64_t difference;  // a file's zero point may be anything: no overflow on the way
-        if (__builtin_sub_overflow(integerAt(info.dtype, p, i), zero, &difference))
-            return data::dataError(where + "zero point " + std::to_string(zero) + " is out of range for its codes");
-        out[i] = static_cast<float>(difference) * q.scale[c];
+        const float scale = q.scale[c];
+        for (int64_t k = b * layout.post; k < (b + 1) * layout.post; ++k) {
+            const auto i = static_cast<size_t>(k);
+            int64_t difference;  // a file's zero point may be anything: no overflow on the way
+            if (__builtin_sub_overflow(integerAt(info.dtype, p, i), zero, &difference))
+                return data::dataError(where + "zero point " + std::to_string(zero) + " is out of range for its codes");
+            out[i] = static_cast<float>(difference) * scale;
+        }
     }
     return out;
 }
