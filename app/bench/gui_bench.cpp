@@ -12,8 +12,9 @@
 // --trace prints each edit (time, setter time, compute time, replots of the transfer plot).
 //
 // Prints {"samples", "changes", "median_ms", "p95_ms", "max_ms", "compute_median_ms",
-// "failed", "unchanged", "first_result_ms", "setresult_median_ms": {view: ms}} and one
-// human line on stderr.
+// "failed", "unchanged", "first_result_ms", "setresult_median_ms": {view: ms}, "memcpy_ms",
+// "read_pass_ms"} and one human line on stderr; the last two are the memory limit measured
+// in the same run (a memcpy of the samples, one read pass over them, one thread).
 // compute_median_ms is the worker's computeExplorer time (ComputeService's own figure);
 // setresult_median_ms times each view's setResult with the last result afterwards, the
 // current tab visible and the others hidden as in the window.
@@ -22,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,7 @@
 #include "app/bench/bench_args.h"
 #include "app/gui/heap_tuning.h"
 #include "ui/compute/compute_service.h"
+#include "ui/compute/data_service.h"
 #include "ui/main_window.h"
 #include "ui/model/explorer_model.h"
 #include "ui/views/channel_view.h"
@@ -263,19 +266,41 @@ int main(int argc, char* argv[]) {
         viewJson += buf;
     }
 
+    // The memory limit in the same run: a memcpy of the samples and one read pass over them
+    // (the least any recomputation must do), each the best of 20.
+    const auto data = window.dataService()->dataset();
+    const std::span<const float> values = data ? data->ref().data : std::span<const float>{};
+    std::vector<float> copy(values.size());
+    double memcpyMs = 1e300, readMs = 1e300;
+    volatile float sink = 0;
+    for (int r = 0; r < 20; ++r) {
+        QElapsedTimer e;
+        e.start();
+        std::memcpy(copy.data(), values.data(), values.size_bytes());
+        memcpyMs = std::min(memcpyMs, static_cast<double>(e.nsecsElapsed()) / 1e6);
+        e.restart();
+        float m = 0;
+        for (float v : values) m = v > m ? v : m;
+        sink = m;
+        readMs = std::min(readMs, static_cast<double>(e.nsecsElapsed()) / 1e6);
+    }
+    (void)sink;
+
     const double median = percentile(times, 0.5), p95 = percentile(times, 0.95),
                  mx = times.empty() ? 0 : *std::max_element(times.begin(), times.end()),
                  computeMedian = percentile(computes, 0.5);
     std::printf("{\"samples\": %lld, \"changes\": %d, \"median_ms\": %.3f, \"p95_ms\": %.3f, "
                 "\"max_ms\": %.3f, \"compute_median_ms\": %.3f, \"failed\": %d, "
-                "\"unchanged\": %d, \"first_result_ms\": %.1f, \"setresult_median_ms\": {%s}}\n",
+                "\"unchanged\": %d, \"first_result_ms\": %.1f, \"setresult_median_ms\": {%s}, "
+                "\"memcpy_ms\": %.3f, \"read_pass_ms\": %.3f}\n",
                 opt.samples, opt.changes, median, p95, mx, computeMedian, failed, unchanged,
-                firstMs, viewJson.c_str());
+                firstMs, viewJson.c_str(), memcpyMs, readMs);
     std::fprintf(stderr,
                  "quantscope-gui-bench: %lld samples, %d edits: change-to-replot median %.1f ms, "
-                 "p95 %.1f ms, max %.1f ms (compute median %.1f ms; views' setResult %.1f ms)\n",
+                 "p95 %.1f ms, max %.1f ms (compute median %.1f ms; views' setResult %.1f ms; "
+                 "memcpy of the samples %.2f ms, one read pass %.2f ms)\n",
                  opt.samples, static_cast<int>(times.size()), median, p95, mx, computeMedian,
-                 viewsSum);
+                 viewsSum, memcpyMs, readMs);
     std::fflush(stdout);
     return failed == 0 && unchanged == 0 ? 0 : 1;
 }

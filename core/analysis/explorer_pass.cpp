@@ -19,53 +19,71 @@ const SliceQuant& sliceOfRun(const PassSetup& s, int64_t run) {
     return (*s.slices)[static_cast<size_t>(run % s.layout.depth)];
 }
 
+// The tile loops of fuseBlock, each its own function so that its accumulators live in
+// registers (inlined into one function they were spilled: a load and a store per value).
+struct Extremes {
+    float lo, hi;
+    int64_t below = 0, above = 0;
+};
+[[gnu::noinline]] void addExtremes(const float* x, int64_t n, float qlo, float qhi, Extremes& e) {
+    float lo = e.lo, hi = e.hi;
+    int64_t below = 0, above = 0;
+    for (int64_t k = 0; k < n; ++k) {
+        const float v = x[k];
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+        below += v < qlo;
+        above += v > qhi;
+    }
+    e.lo = lo;
+    e.hi = hi;
+    e.below += below;
+    e.above += above;
+}
+
+// The sums of pairs at block positions p0 .. p0 + n (lane p % kStatsLanes).
+[[gnu::noinline]] void addPairs(const float* x, const float* y, int64_t n, int64_t p0, ErrorLanes& sums) {
+    ErrorLanes s = sums;
+    int64_t k = 0;
+    for (; k < n && (p0 + k) % kStatsLanes != 0; ++k) s.add(static_cast<int>((p0 + k) % kStatsLanes), x[k], y[k]);
+    for (; k + kStatsLanes <= n; k += kStatsLanes)
+        for (int l = 0; l < kStatsLanes; ++l) s.add(l, x[k + l], y[k + l]);
+    for (; k < n; ++k) s.add(static_cast<int>((p0 + k) % kStatsLanes), x[k], y[k]);
+    sums = s;
+}
+
+[[gnu::noinline]] void addLevels(const float* x, const float* y, int64_t n, DistinctCounter& levels) {
+    for (int64_t k = 0; k < n; ++k)
+        if (!std::isnan(x[k]) && !std::isnan(y[k])) levels.add(y[k]);
+}
+
 // One block: x[0, n) and y[0, n) are the tensor's elements first .. first + n. The sums
-// are the block's own, summed in index order; the rest goes into `share`, whose counters
-// are moved into locals for the loop (through the reference every count would be a store
-// and a reload).
+// are the block's own, summed in index order; the rest goes into `share`. Tiles small
+// enough for L1, each statistic its own tight loop over the tile.
 ErrorSums fuseBlock(const PassSetup& s, const float* x, const float* y, int64_t first, int64_t n,
                     PassShare& share) {
-    ErrorSums local;  // a local, not the return slot: its sums stay in registers
-    int64_t below = 0, above = 0;
-    float lo = share.lo, hi = share.hi;
-    HistogramCounter dataHist = std::move(share.data), errHist = std::move(share.err);
-    DistinctCounter levels = std::move(share.levels);
+    ErrorLanes sums;
+    Extremes e{share.lo, share.hi};
     const int64_t post = s.layout.post;
     for (int64_t i = 0; i < n;) {
         const int64_t run = (first + i) / post;
         const SliceQuant& q = sliceOfRun(s, run);
-        const float qlo = q.output_min, qhi = q.output_max;
         const int64_t end = std::min(n, (run + 1) * post - first);
-        // Tiles small enough for L1, each statistic its own tight loop over the tile: one
-        // loop doing everything keeps too many chains in flight and spills.
-        for (int64_t tile = i; tile < end; tile = std::min(end, tile + kTile)) {
-            const int64_t tileEnd = std::min(end, tile + kTile);
-            for (int64_t k = tile; k < tileEnd; ++k) {
-                const float v = x[k];
-                lo = v < lo ? v : lo;
-                hi = v > hi ? v : hi;
-                below += v < qlo;
-                above += v > qhi;
-            }
-            for (int64_t k = tile; k < tileEnd; ++k) dataHist.add(x[k]);
-            for (int64_t k = tile; k < tileEnd; ++k) errHist.add(x[k] - y[k]);
-            for (int64_t k = tile; k < tileEnd; ++k) {
-                if (std::isnan(x[k]) || std::isnan(y[k])) ++local.nan_pairs;
-                else local.add(x[k], y[k]);
-            }
-            for (int64_t k = tile; k < tileEnd; ++k)
-                if (!std::isnan(x[k]) && !std::isnan(y[k])) levels.add(y[k]);
+        for (int64_t tile = i; tile < end; tile += kTile) {
+            const int64_t count = std::min(end - tile, kTile);
+            addExtremes(x + tile, count, q.output_min, q.output_max, e);
+            share.data.addAll(x + tile, count);
+            share.err.addDifferences(x + tile, y + tile, count);
+            addPairs(x + tile, y + tile, count, tile, sums);
+            addLevels(x + tile, y + tile, count, share.levels);
         }
         i = end;
     }
-    share.lo = lo;
-    share.hi = hi;
-    share.below += below;
-    share.above += above;
-    share.data = std::move(dataHist);
-    share.err = std::move(errHist);
-    share.levels = std::move(levels);
-    return ErrorSums(local);  // a copy: returning `local` itself would make it the return slot
+    share.lo = e.lo;
+    share.hi = e.hi;
+    share.below += e.below;
+    share.above += e.above;
+    return sums.fold();
 }
 
 // The distinct levels when the counter gave up: sort the counted outputs (values in memory).

@@ -16,7 +16,7 @@ Result<Histogram> histogram(std::span<const float> values, double lo, double hi,
     if (!(std::isfinite(lo) && std::isfinite(hi) && lo < hi))
         return invalidArgument("histogram range must be finite with lo < hi");
     HistogramCounter counter(lo, hi, bins);
-    for (float f : values) counter.add(f);
+    counter.addAll(values.data(), static_cast<int64_t>(values.size()));
     return counter.histogram();
 }
 
