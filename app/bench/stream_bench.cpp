@@ -9,12 +9,13 @@
 // Writes an N MB float32 .npy (default 2048) to $TMPDIR (removed at the end), then prints
 // {"file_mb": N, "results": [{"name", "ms", "gb_per_s", "vs_read"}]} with ms the minimum of
 // R runs (default 3). The file is in the page cache after it is written (this machine has
-// the RAM for it): the figures are the readers' costs, not the disk's.
+// the RAM for it): the warm figures are the readers' costs, the cold ones the disk's.
 //   read          read() of the whole file into one 16 MB buffer: the baseline
 //   memcpy        the same bytes copied buffer to buffer (in cache), for scale
-//   stream_walk   forEachChunk over the stream, nothing done with the values
-//   stream_stats  forEachChunk with min, max, sum, sum of squares and a 256-bin histogram
-//                 (one thread): the shape of the explorer's data statistics
+//   stream_walk   forEachChunk over the stream, nothing done with the values: the reader's
+//                 own cost, under any analysis that walks a streamed data set
+//   cold_*        the same after the file's pages are dropped from the page cache
+//                 (POSIX_FADV_DONTNEED): the disk's speed, one run each
 //   sample        sampleStream: the analyses' 4M-value uniform sample (4,096 reads)
 #include <fcntl.h>
 #include <unistd.h>
@@ -115,34 +116,52 @@ int main(int argc, char** argv) {
                             return qs::okStatus();
                         });
                     })});
-    rows.push_back({"stream_stats", minMs(runs, [&] {
-                        float lo = INFINITY, hi = -INFINITY;
-                        double s = 0, s2 = 0;
-                        std::vector<int64_t> hist(256);
-                        (void)qs::data::forEachChunk(stream, [&](int64_t, std::span<const float> v) {
-                            for (float x : v) {
-                                lo = std::min(lo, x), hi = std::max(hi, x);
-                                s += x, s2 += static_cast<double>(x) * x;
-                                const int b = static_cast<int>((x + 1.0f) * 128.0f);
-                                ++hist[static_cast<size_t>(std::clamp(b, 0, 255))];
-                            }
+    // Cold: the file's pages dropped from the page cache first (POSIX_FADV_DONTNEED needs no
+    // privilege for clean pages), so the disk is read: one run each.
+    auto dropCache = [&] {
+        const int fd = ::open(path.c_str(), O_RDONLY);
+        ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        ::close(fd);
+    };
+    dropCache();
+    rows.push_back({"cold_read", minMs(1, [&] {
+                        const int fd = ::open(path.c_str(), O_RDONLY);
+                        while (::read(fd, buffer.data(), buffer.size()) > 0) sink = sink + buffer[0];
+                        ::close(fd);
+                    })});
+    dropCache();
+    rows.push_back({"cold_stream_walk", minMs(1, [&] {
+                        (void)qs::data::forEachChunk(stream, [](int64_t, std::span<const float> v) {
+                            sink = sink + v.front();
                             return qs::okStatus();
                         });
-                        sink = sink + s + s2 + lo + hi + static_cast<double>(hist[7]);
                     })});
+    dropCache();
+    const double coldSampleMs = minMs(1, [&] {
+        auto sample = qs::data::sampleStream(stream);
+        sink = sink + (sample ? static_cast<double>(sample->size()) : 0);
+    });
     double sampleMs = minMs(runs, [&] {
         auto sample = qs::data::sampleStream(stream);
         sink = sink + (sample ? static_cast<double>(sample->size()) : 0);
     });
     std::remove(path.c_str());
 
-    const double readMs = rows[0].ms;
+    // Each row against the read() of the same temperature (warm rows: read; cold: cold_read).
+    auto msOf = [&](const std::string& name) {
+        for (const Row& r : rows)
+            if (name == r.name) return r.ms;
+        return 0.0;
+    };
+    auto readMs = [&](const std::string& name) { return msOf(name.rfind("cold_", 0) == 0 ? "cold_read" : "read"); };
     std::printf("{\"file_mb\": %lld, \"values\": %lld, \"runs\": %d, \"results\": [", static_cast<long long>(mb),
                 static_cast<long long>(n), runs);
     for (size_t i = 0; i < rows.size(); ++i)
         std::printf("%s\n  {\"name\": \"%s\", \"ms\": %.1f, \"gb_per_s\": %.2f, \"vs_read\": %.2f}", i ? "," : "",
-                    rows[i].name, rows[i].ms, bytes / rows[i].ms / 1e6, rows[i].ms / readMs);
-    std::printf(",\n  {\"name\": \"sample\", \"ms\": %.1f, \"values\": %lld}\n]}\n", sampleMs,
+                    rows[i].name, rows[i].ms, bytes / rows[i].ms / 1e6, rows[i].ms / readMs(rows[i].name));
+    std::printf(",\n  {\"name\": \"sample\", \"ms\": %.1f, \"values\": %lld}", sampleMs,
+                static_cast<long long>(qs::data::sampleCount(n)));
+    std::printf(",\n  {\"name\": \"cold_sample\", \"ms\": %.1f, \"values\": %lld}\n]}\n", coldSampleMs,
                 static_cast<long long>(qs::data::sampleCount(n)));
     return 0;
 }
