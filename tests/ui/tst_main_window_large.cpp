@@ -16,8 +16,11 @@
 #include "ui/analysis/analysis_status.h"
 #include "ui/analysis/analysis_tabs.h"
 #include "ui/analysis/bit_sweep_view.h"
+#include "ui/analysis/calibration_panel.h"
+#include "ui/analysis/clip_sweep_view.h"
 #include "ui/analysis/comparison_view.h"
 #include "ui/model/explorer_controller.h"
+#include "ui/views/framework_view.h"
 
 namespace {
 
@@ -188,13 +191,28 @@ void TstMainWindowLarge::analysesRunOnALabelledSample() {
     auto* tabs = w_->findChild<AnalysisTabs*>();
     QVERIFY(tabs);
     QSignalSpy shown(tabs, &AnalysisTabs::resultShown);
-    w_->tabs()->setCurrentWidget(tabs->bitSweepView());
-    QVERIFY(QTest::qWaitFor([&] { return !shown.isEmpty(); }, 20000));
-    const QString note = tabs->bitSweepView()->status()->text();
-    QVERIFY2(note.contains(QStringLiteral("On a uniform sample: %1 of %2 values")
-                               .arg(QLocale().toString(static_cast<qlonglong>(qs::data::sampleCount(kValues))),
-                                    QLocale().toString(static_cast<qlonglong>(kValues)))),
-             qPrintable(note));
+    const QString sampled = QStringLiteral("On a uniform sample: %1 of %2 values")
+                                .arg(QLocale().toString(static_cast<qlonglong>(qs::data::sampleCount(kValues))),
+                                     QLocale().toString(static_cast<qlonglong>(kValues)));
+    // Each analysis that needs every value in memory runs, on the sample, and says so.
+    const std::vector<std::pair<QWidget*, AnalysisStatus*>> analyses = {
+        {tabs->bitSweepView(), tabs->bitSweepView()->status()},
+        {tabs->clipSweepView(), tabs->clipSweepView()->status()},
+        {tabs->calibrationPanel(), tabs->calibrationPanel()->status()},
+    };
+    for (const auto& [tab, status] : analyses) {
+        shown.clear();
+        w_->tabs()->setCurrentWidget(tab);
+        QVERIFY(QTest::qWaitFor([&] { return !shown.isEmpty(); }, 20000));
+        QVERIFY2(status->text().startsWith(sampled), qPrintable(status->text()));
+    }
+    QVERIFY(tabs->bitSweepView()->result());  // a sweep was drawn, not only a note
+    // The Frameworks tab compares on the sample too.
+    QSignalSpy compared(w_->frameworkView(), &FrameworkView::comparisonShown);
+    w_->tabs()->setCurrentWidget(w_->frameworkView());
+    QVERIFY(compared.wait(20000));
+    const QString frameworkNote = child<QLabel>("frameworkNote")->text();
+    QVERIFY2(frameworkNote.contains(sampled), qPrintable(frameworkNote));
 
     // A per-channel comparison needs every value of its channel: off, and it says why.
     shown.clear();
