@@ -14,6 +14,10 @@
 //   memcpy        the same bytes copied buffer to buffer (in cache), for scale
 //   stream_walk   forEachChunk over the stream, nothing done with the values: the reader's
 //                 own cost, under any analysis that walks a streamed data set
+//   explorer_stream     computeExplorerStream over the stream (QuantizeV2 qint8 on [-1, 1],
+//                       all cores, no per-element output): the explorer's views on a
+//                       streamed data set
+//   explorer_in_memory  computeExplorer on the same values read into memory first (untimed)
 //   cold_*        the same after the file's pages are dropped from the page cache
 //                 (POSIX_FADV_DONTNEED): the disk's speed, one run each
 //   sample        sampleStream: the analyses' 4M-value uniform sample (4,096 reads)
@@ -31,6 +35,7 @@
 #include <vector>
 
 #include "app/bench/bench_args.h"
+#include "core/analysis/explorer.h"
 #include "core/data/npy_stream.h"
 #include "core/data/stream_sample.h"
 
@@ -116,6 +121,26 @@ int main(int argc, char** argv) {
                             return qs::okStatus();
                         });
                     })});
+    // The explorer's result (QuantizeV2 qint8 MIN_COMBINED on [-1, 1], no per-element output)
+    // over the stream, and over the same values in memory for comparison.
+    qs::analysis::ExplorerOptions explorerOptions;
+    explorerOptions.keep_output = false;
+    rows.push_back({"explorer_stream", minMs(runs, [&] {
+                        auto r = qs::analysis::computeExplorerStream(qs::QuantSpec{}, stream, stream.shape(),
+                                                                     explorerOptions);
+                        sink = sink + (r ? r->stats.mse : -1);
+                    })});
+    {
+        std::vector<float> values(static_cast<size_t>(n));
+        if (stream.read(0, values)) {
+            rows.push_back({"explorer_in_memory", minMs(runs, [&] {
+                                auto r = qs::analysis::computeExplorer(qs::QuantSpec{},
+                                                                       qs::TensorRef<float>{values, stream.shape()},
+                                                                       explorerOptions);
+                                sink = sink + (r ? r->stats.mse : -1);
+                            })});
+        }
+    }
     // Cold: the file's pages dropped from the page cache first (POSIX_FADV_DONTNEED needs no
     // privilege for clean pages), so the disk is read: one run each.
     auto dropCache = [&] {

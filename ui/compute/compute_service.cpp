@@ -21,6 +21,9 @@ quint64 ComputeService::request(const qs::QuantSpec& spec, DatasetPtr data,
             qs::analysis::ExplorerOptions cancellable = options;
             cancellable.cancel = context.cancelFlag();
             const qs::data::Dataset empty;
+            // The range depends on the data alone: found once per data set in memory; a streamed
+            // pass finds it in its own first scan.
+            if (data && !data->streamed()) cancellable.data_range = dataRangeOf(data, cancellable);
             auto r = computeExplorerOn(spec, data ? *data : empty, cancellable, context.progressCallback());
             const double milliseconds = context.elapsedMilliseconds();
             if (r) {
@@ -37,5 +40,18 @@ quint64 ComputeService::request(const qs::QuantSpec& spec, DatasetPtr data,
 }
 
 void ComputeService::cancelRunning() { runner_.cancel(); }
+
+std::pair<float, float> ComputeService::dataRangeOf(const DatasetPtr& data,
+                                                    const qs::analysis::ExplorerOptions& options) {
+    {
+        const std::lock_guard lock(rangeMutex_);
+        if (rangeData_.lock() == data) return range_;
+    }
+    const auto range = qs::analysis::dataRange(data->values, options.exec);
+    const std::lock_guard lock(rangeMutex_);
+    rangeData_ = data;
+    range_ = range;
+    return range;
+}
 
 }  // namespace qs::ui
