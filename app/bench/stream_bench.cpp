@@ -7,7 +7,8 @@
 //   quantscope-stream-bench [--mb N] [--runs R]
 //
 // Writes an N MB float32 .npy (default 2048) to $TMPDIR (removed at the end), then prints
-// {"file_mb": N, "results": [{"name", "ms", "gb_per_s", "vs_read"}]} with ms the minimum of
+// {"file_mb": N, "peak_rss_mb_streamed", "results": [{"name", "ms", "gb_per_s", "vs_read"}]}
+// (peak resident memory after the streamed rows, before the in-memory row) with ms the minimum of
 // R runs (default 3). The file is in the page cache after it is written (this machine has
 // the RAM for it): the warm figures are the readers' costs, the cold ones the disk's.
 //   read          read() of the whole file into one 16 MB buffer: the baseline
@@ -22,6 +23,7 @@
 //                 (POSIX_FADV_DONTNEED): the disk's speed, one run each
 //   sample        sampleStream: the analyses' 4M-value uniform sample (4,096 reads)
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -65,8 +67,8 @@ int main(int argc, char** argv) {
                              std::to_string(::getpid()) + ".npy";
     const int64_t n = mb * (int64_t{1} << 18);  // floats in mb MB
     {
-        // A version 1.0 header, then the values in 64 MB pieces (a sine, not a constant).
-        std::vector<float> piece(int64_t{1} << 24);
+        // A version 1.0 header, then the values in 4 MB pieces (a sine, not a constant).
+        std::vector<float> piece(int64_t{1} << 20);
         for (size_t i = 0; i < piece.size(); ++i) piece[i] = static_cast<float>(std::sin(0.001 * static_cast<double>(i)));
         std::FILE* f = std::fopen(path.c_str(), "wb");
         if (!f) return 1;
@@ -130,6 +132,11 @@ int main(int argc, char** argv) {
                                                                      explorerOptions);
                         sink = sink + (r ? r->stats.mse : -1);
                     })});
+    // Peak resident memory so far: the streamed rows only (the in-memory row allocates the
+    // whole array next).
+    rusage usage{};
+    ::getrusage(RUSAGE_SELF, &usage);
+    const double streamedPeakMb = static_cast<double>(usage.ru_maxrss) / 1024.0;
     {
         std::vector<float> values(static_cast<size_t>(n));
         if (stream.read(0, values)) {
@@ -179,8 +186,8 @@ int main(int argc, char** argv) {
         return 0.0;
     };
     auto readMs = [&](const std::string& name) { return msOf(name.rfind("cold_", 0) == 0 ? "cold_read" : "read"); };
-    std::printf("{\"file_mb\": %lld, \"values\": %lld, \"runs\": %d, \"results\": [", static_cast<long long>(mb),
-                static_cast<long long>(n), runs);
+    std::printf("{\"file_mb\": %lld, \"values\": %lld, \"runs\": %d, \"peak_rss_mb_streamed\": %.0f, \"results\": [",
+                static_cast<long long>(mb), static_cast<long long>(n), runs, streamedPeakMb);
     for (size_t i = 0; i < rows.size(); ++i)
         std::printf("%s\n  {\"name\": \"%s\", \"ms\": %.1f, \"gb_per_s\": %.2f, \"vs_read\": %.2f}", i ? "," : "",
                     rows[i].name, rows[i].ms, bytes / rows[i].ms / 1e6, rows[i].ms / readMs(rows[i].name));
