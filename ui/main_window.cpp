@@ -349,11 +349,15 @@ void MainWindow::showResult(ExplorerResultPtr result, quint64 serial, double ms)
     frameworkView_->setInput(result, controller_->dataService()->dataset());
     statsPanel_->setResult(result);
     panel_->setError(QString());
-    statusLabel_->setText(tr("%1 · %2 values · SQNR %3 dB · %4 levels used")
+    // A streamed pass stops counting distinct outputs past 16M of them (distinct_levels -1).
+    const QString levels = result->stats.distinct_levels >= 0
+                               ? tr("%1 levels used").arg(result->stats.distinct_levels)
+                               : tr("over 16M levels used (not counted)");
+    statusLabel_->setText(tr("%1 · %2 values · SQNR %3 dB · %4")
                               .arg(QString::fromUtf8(qs::quantOpName(result->spec.op).data()))
                               .arg(QLocale().toString(static_cast<qlonglong>(result->stats.count + result->stats.nan_pairs)))
                               .arg(result->stats.sqnr_db, 0, 'f', 2)
-                              .arg(result->stats.distinct_levels));
+                              .arg(levels));
     timingLabel_->setText(tr("computed in %1 ms").arg(ms, 0, 'f', 1));
     emit resultShown(serial);
 }
