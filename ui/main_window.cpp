@@ -29,6 +29,7 @@
 #include "ui/modelfile/model_docks.h"
 #include "ui/modelfile/model_file_controller.h"
 #include "ui/modelfile/tensor_text.h"
+#include "ui/compute/compute_service.h"
 #include "ui/compute/data_service.h"
 #include "ui/lessons/lesson_controller.h"
 #include "ui/model/explorer_model.h"
@@ -246,7 +247,13 @@ void MainWindow::createStatusBar() {
     cancelButton_ = new QToolButton;
     cancelButton_->setText(tr("Cancel"));
     cancelButton_->hide();
-    connect(cancelButton_, &QToolButton::clicked, controller_->dataService(), &DataService::cancel);
+    cancelButton_->setObjectName("cancelButton");
+    progress_->setObjectName("progressBar");
+    // One bar and one button for both long jobs: a load, or a pass over a streamed data set.
+    connect(cancelButton_, &QToolButton::clicked, this, [this] {
+        if (controller_->dataService()->loading()) controller_->dataService()->cancel();
+        else controller_->computeService()->cancelRunning();
+    });
     statusBar()->addWidget(statusLabel_, 1);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancelButton_);
@@ -271,9 +278,13 @@ void MainWindow::connectController() {
     };
     connect(dataService, &DataService::loaded, this, [this, loadingDone](DatasetPtr d) {
         loadingDone();
-        dataPanel_->setDatasetInfo(tr("%1 values, shape %2\n%3")
-                                       .arg(QLocale().toString(static_cast<qlonglong>(d->values.size())),
-                                            shapeText(d->shape), QString::fromStdString(d->label)));
+        QString info = tr("%1 values, shape %2\n%3")
+                           .arg(QLocale().toString(static_cast<qlonglong>(d->size())), shapeText(d->shape),
+                                QString::fromStdString(d->label));
+        if (d->streamed())
+            info += tr("\nStreamed from the file: larger than the memory budget of %1")
+                        .arg(QLocale().formattedDataSize(controller_->dataService()->memoryBudget()));
+        dataPanel_->setDatasetInfo(info);
     });
     connect(dataService, &DataService::failed, this, [this, loadingDone](const QString& m) {
         loadingDone();
@@ -291,6 +302,7 @@ void MainWindow::connectController() {
 
     connect(controller_, &ExplorerController::resultChanged, this, &MainWindow::showResult);
     connect(controller_, &ExplorerController::computeFailed, this, &MainWindow::showFailure);
+    connectStreamedPasses();
 
     for (PlotFrame* p : {static_cast<PlotFrame*>(transferView_), static_cast<PlotFrame*>(histogramView_)})
         connect(p, &PlotFrame::rangeDragged, controller_, &ExplorerController::dragRange);
@@ -301,6 +313,34 @@ void MainWindow::connectController() {
     connectModelFiles();
 }
 
+void MainWindow::connectStreamedPasses() {
+    // A pass over a streamed data set takes seconds: the load's bar and Cancel button show it.
+    ComputeService* compute = controller_->computeService();
+    connect(compute, &ComputeService::progress, this, [this](double f) {
+        if (controller_->dataService()->loading()) return;  // the bar is the load's
+        if (!progress_->isVisible()) {
+            progress_->show();
+            cancelButton_->show();
+            statusLabel_->setText(tr("Computing over the streamed data set…"));
+        }
+        progress_->setValue(static_cast<int>(f * 1000));
+    });
+    auto passDone = [this] {
+        if (controller_->dataService()->loading()) return;
+        progress_->hide();
+        cancelButton_->hide();
+    };
+    connect(compute, &ComputeService::resultReady, this, passDone);
+    connect(compute, &ComputeService::failed, this, passDone);
+    connect(compute, &ComputeService::cancelled, this, passDone);
+    connect(controller_, &ExplorerController::computeCancelled, this, [this] {
+        const QString text = tr("Computation cancelled; the views show the previous result. Edit to compute again.");
+        if (controller_->lastResult())
+            for (PlotFrame* p : findChildren<PlotFrame*>()) p->setStale(true, text);
+        statusLabel_->setText(text);
+    });
+}
+
 void MainWindow::showResult(ExplorerResultPtr result, quint64 serial, double ms) {
     transferView_->setResult(result);
     histogramView_->setResult(result);
@@ -309,11 +349,15 @@ void MainWindow::showResult(ExplorerResultPtr result, quint64 serial, double ms)
     frameworkView_->setInput(result, controller_->dataService()->dataset());
     statsPanel_->setResult(result);
     panel_->setError(QString());
-    statusLabel_->setText(tr("%1 · %2 values · SQNR %3 dB · %4 levels used")
+    // A streamed pass stops counting distinct outputs past 16M of them (distinct_levels -1).
+    const QString levels = result->stats.distinct_levels >= 0
+                               ? tr("%1 levels used").arg(result->stats.distinct_levels)
+                               : tr("over 16M levels used (not counted)");
+    statusLabel_->setText(tr("%1 · %2 values · SQNR %3 dB · %4")
                               .arg(QString::fromUtf8(qs::quantOpName(result->spec.op).data()))
                               .arg(QLocale().toString(static_cast<qlonglong>(result->stats.count + result->stats.nan_pairs)))
                               .arg(result->stats.sqnr_db, 0, 'f', 2)
-                              .arg(result->stats.distinct_levels));
+                              .arg(levels));
     timingLabel_->setText(tr("computed in %1 ms").arg(ms, 0, 'f', 1));
     emit resultShown(serial);
 }

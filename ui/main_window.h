@@ -117,6 +117,7 @@ private:
     void createStatusBar();
     void placeLessonDock();
     void connectController();
+    void connectStreamedPasses();
     void applySession(const Session& session);  // the model and the theme from a session
     void showResult(ExplorerResultPtr result, quint64 serial, double ms);
     void showFailure(const QString& text);

@@ -1,7 +1,10 @@
 // The benchmark programs' command lines: `--name N` options taking a positive integer (with an
-// upper bound), `--name` flags, and --help/-h. One parser for the three programs.
+// upper bound), `--name` flags, and --help/-h. One parser for every program; and minMs, their
+// one way of timing.
 #pragma once
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -55,6 +58,19 @@ inline bool parseArgs(int argc, char** argv, const char* program, void (*usage)(
         }
     }
     return true;
+}
+
+// The fastest of `runs` calls of fn, in milliseconds (the machine is shared: the minimum is
+// the figure least disturbed by others).
+inline double minMs(int runs, const std::function<void()>& fn) {
+    double best = 1e300;
+    for (int i = 0; i < runs; ++i) {
+        const auto a = std::chrono::steady_clock::now();
+        fn();
+        const auto b = std::chrono::steady_clock::now();
+        best = std::min(best, std::chrono::duration<double, std::milli>(b - a).count());
+    }
+    return best;
 }
 
 }  // namespace qs::bench

@@ -25,6 +25,8 @@
 
 namespace {
 
+using qs::bench::minMs;
+
 using namespace qs;
 using namespace qs::embedding;
 
@@ -40,17 +42,6 @@ struct Row {
     double ms;
     double bytes;  // 0: no throughput figure
 };
-
-double minMs(int runs, const std::function<void()>& fn) {
-    double best = 1e300;
-    for (int i = 0; i < runs; ++i) {
-        const auto a = std::chrono::steady_clock::now();
-        fn();
-        const auto b = std::chrono::steady_clock::now();
-        best = std::min(best, std::chrono::duration<double, std::milli>(b - a).count());
-    }
-    return best;
-}
 
 void usage() {
     std::puts("usage: quantscope-embedding-bench [--rows N] [--dim D] [--threads T] [--runs R]\n"

@@ -1,5 +1,6 @@
 // One entry point for the explorer's "open data file": picks the reader by extension
-// (case-insensitive): .npy -> readNpy; .csv, .tsv, .txt -> readCsv; .vec -> readVec.
+// (case-insensitive): .npy -> readNpy (or, over options.stream_above_bytes, a stream over
+// the file: NpyFileStream); .csv, .tsv, .txt -> readCsv; .vec -> readVec.
 #pragma once
 
 #include <string>

@@ -12,12 +12,9 @@
 
 namespace qs::data::detail {
 
-namespace {
-// std::generic_category().message is strerror's text without strerror's shared buffer.
 std::string errnoText(int e) { return std::generic_category().message(e); }
-}  // namespace
 
-Result<MappedFile> MappedFile::open(const std::string& path) {
+Result<OpenedFile> openRegularFile(const std::string& path) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return dataError("cannot open " + path + ": " + errnoText(errno));
     struct stat st {};
@@ -31,7 +28,14 @@ Result<MappedFile> MappedFile::open(const std::string& path) {
         return dataError("cannot read " + path + ": " +
                          (S_ISDIR(st.st_mode) ? errnoText(EISDIR) : std::string("not a regular file")));
     }
-    const auto size = static_cast<size_t>(st.st_size);
+    return OpenedFile{fd, static_cast<size_t>(st.st_size)};
+}
+
+Result<MappedFile> MappedFile::open(const std::string& path) {
+    auto opened = openRegularFile(path);
+    if (!opened) return opened.error();
+    const int fd = opened->fd;
+    const size_t size = opened->size;
     if (size == 0) {  // mmap refuses length 0
         ::close(fd);
         return MappedFile(nullptr, 0);

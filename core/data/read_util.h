@@ -13,6 +13,18 @@
 
 namespace qs::data::detail {
 
+// strerror's text for an errno value (without strerror's shared buffer).
+std::string errnoText(int e);
+
+// A regular file opened read-only (close-on-exec) and its size; the caller closes fd.
+// DataError "cannot open PATH: <strerror text>" for missing/unreadable files, "cannot read
+// PATH: Is a directory" for directories and other non-regular files.
+struct OpenedFile {
+    int fd = -1;
+    size_t size = 0;
+};
+Result<OpenedFile> openRegularFile(const std::string& path);
+
 // The whole file, mmap'ed read-only: no copy, and the kernel reads ahead while we parse
 // (hundreds of MB load at parsing speed). Move-only; unmaps on destruction.
 class MappedFile {

@@ -1,5 +1,5 @@
 // What the core data tests share: the moments of a sample, bit-identity of two float vectors,
-// and writing a file into a temporary directory. Header-only.
+// writing a file into a temporary directory, and .npy files written byte by byte. Header-only.
 #pragma once
 
 #include <QString>
@@ -42,6 +42,36 @@ inline std::string writeFile(const QTemporaryDir& dir, const QString& name, cons
     std::ofstream f(path, std::ios::binary);
     f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     return path;
+}
+
+// ---- .npy fixtures, written byte by byte ----
+
+// A .npy file: magic, version, little-endian header length, the dict padded with spaces to
+// a multiple of 64 bytes and ended by '\n', then the raw data.
+inline std::string npy(const std::string& dict, const std::string& data, int major = 1) {
+    const size_t lenBytes = major == 1 ? 2 : 4;
+    std::string header = dict;
+    while ((8 + lenBytes + header.size() + 1) % 64 != 0) header += ' ';
+    header += '\n';
+    std::string out = "\x93NUMPY";
+    out += static_cast<char>(major);
+    out += '\0';
+    for (size_t i = 0; i < lenBytes; ++i) out += static_cast<char>((header.size() >> (8 * i)) & 0xFF);
+    return out + header + data;
+}
+
+template <typename T>
+inline std::string rawBytes(const std::vector<T>& v, bool bigEndian = false) {
+    std::string out(v.size() * sizeof(T), '\0');
+    std::memcpy(out.data(), v.data(), out.size());
+    if (bigEndian)
+        for (size_t i = 0; i < out.size(); i += sizeof(T)) std::reverse(out.begin() + i, out.begin() + i + sizeof(T));
+    return out;
+}
+
+inline std::string dict(const std::string& descr, bool fortran, const std::string& shape) {
+    return "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape +
+           ", }";
 }
 
 }  // namespace qs::testing

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ui/compute/analysis_data.h"
+
 namespace qs::ui {
 
 namespace {
@@ -48,39 +50,45 @@ std::optional<AnalysisKind> AnalysisService::runningKind() const {
 quint64 AnalysisService::requestBitSweep(const qs::QuantSpec& spec, DatasetPtr data,
                                          qs::analysis::DataKind kind) {
     return enqueue<qs::analysis::BitSweep>(
-        AnalysisKind::BitSweep,
-        [spec, data, kind] { return qs::analysis::sweepBits(data->values, spec, 2, 16, kind, analysisExec()); },
+        AnalysisKind::BitSweep, data,
+        [spec, kind](const qs::data::Dataset& d) { return qs::analysis::sweepBits(d.values, spec, 2, 16, kind, analysisExec()); },
         &AnalysisService::bitSweepReady);
 }
 
 quint64 AnalysisService::requestClipSweep(const qs::QuantSpec& spec, DatasetPtr data) {
     return enqueue<ClipAnalysis>(
-        AnalysisKind::ClipSweep, [spec, data] { return computeClipAnalysis(data->values, spec, analysisExec()); },
+        AnalysisKind::ClipSweep, data,
+        [spec](const qs::data::Dataset& d) { return computeClipAnalysis(d.values, spec, analysisExec()); },
         &AnalysisService::clipSweepReady);
 }
 
 quint64 AnalysisService::requestCalibration(const qs::QuantSpec& spec, DatasetPtr data,
                                             const qs::analysis::CalibrationOptions& options) {
     return enqueue<CalibrationAnalysis>(
-        AnalysisKind::Calibration,
-        [spec, data, options] { return computeCalibration(data->values, spec, options, analysisExec()); },
+        AnalysisKind::Calibration, data,
+        [spec, options](const qs::data::Dataset& d) { return computeCalibration(d.values, spec, options, analysisExec()); },
         &AnalysisService::calibrationReady);
 }
 
 quint64 AnalysisService::requestComparison(const std::vector<qs::QuantSpec>& specs, DatasetPtr data) {
     return enqueue<ComparisonAnalysis>(
-        AnalysisKind::Comparison, [specs, data] { return computeComparison(data->ref(), specs, analysisExec()); },
+        AnalysisKind::Comparison, data,
+        [specs](const qs::data::Dataset& d) { return computeComparison(d.ref(), specs, analysisExec()); },
         &AnalysisService::comparisonReady);
 }
 
 template <typename T>
-quint64 AnalysisService::enqueue(AnalysisKind kind, std::function<qs::Result<T>()> run,
+quint64 AnalysisService::enqueue(AnalysisKind kind, DatasetPtr data,
+                                 std::function<qs::Result<T>(const qs::data::Dataset&)> run,
                                  void (AnalysisService::*ready)(std::shared_ptr<const T>, quint64)) {
     const quint64 serial = nextSerial_++;
     queuedKind_ = kind;
     runner_.submit(
-        [this, kind, run = std::move(run), ready, serial](const JobContext&) -> JobRunner::Delivery {
-            auto r = run();
+        [this, kind, data = std::move(data), run = std::move(run), ready,
+         serial](const JobContext& context) -> JobRunner::Delivery {
+            // A streamed data set: its sample (read once, then cached), never its n values.
+            auto input = analysisDataset(data, context.progressCallback());
+            auto r = input ? run(**input) : qs::Result<T>(input.error());
             if (r)
                 return [this, ready, serial, result = std::make_shared<const T>(std::move(r).value())] {
                     (this->*ready)(result, serial);

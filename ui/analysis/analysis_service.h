@@ -48,7 +48,8 @@ public:
     ~AnalysisService() override;  // waits for a running analysis
 
     // Each queues one analysis (replacing a queued one that has not started) and returns
-    // its serial. The analyses run per tensor on the flat data (comparisons keep the shape).
+    // its serial. The analyses run per tensor on the flat data (comparisons keep the shape);
+    // on a streamed data set they run on its uniform sample (ui/compute/analysis_data.h).
     quint64 requestBitSweep(const qs::QuantSpec& spec, DatasetPtr data, qs::analysis::DataKind kind);
     quint64 requestClipSweep(const qs::QuantSpec& spec, DatasetPtr data);
     quint64 requestCalibration(const qs::QuantSpec& spec, DatasetPtr data,
@@ -69,7 +70,7 @@ signals:
 
 private:
     template <typename T>
-    quint64 enqueue(AnalysisKind kind, std::function<qs::Result<T>()> run,
+    quint64 enqueue(AnalysisKind kind, DatasetPtr data, std::function<qs::Result<T>(const qs::data::Dataset&)> run,
                     void (AnalysisService::*ready)(std::shared_ptr<const T>, quint64));
 
     JobRunner runner_;

@@ -1,6 +1,7 @@
 #include "ui/analysis/analysis_tabs.h"
 
 #include <QTabWidget>
+#include <algorithm>
 #include <QTimer>
 
 #include "ui/analysis/analysis_status.h"
@@ -8,6 +9,7 @@
 #include "ui/analysis/calibration_panel.h"
 #include "ui/analysis/clip_sweep_view.h"
 #include "ui/analysis/comparison_view.h"
+#include "ui/compute/analysis_data.h"
 #include "ui/compute/data_service.h"
 #include "ui/model/explorer_controller.h"
 #include "ui/model/explorer_model.h"
@@ -40,6 +42,7 @@ AnalysisTabs::AnalysisTabs(ExplorerController* explorer, QTabWidget* tabs, QObje
     // so ComputeService has started its next queued request (busy() is then accurate).
     connect(compute_, &ComputeService::resultReady, this, &AnalysisTabs::schedule, Qt::QueuedConnection);
     connect(compute_, &ComputeService::failed, this, &AnalysisTabs::schedule, Qt::QueuedConnection);
+    connect(compute_, &ComputeService::cancelled, this, &AnalysisTabs::schedule, Qt::QueuedConnection);
     connect(data_, &DataService::cancelled, this, &AnalysisTabs::schedule, Qt::QueuedConnection);
     connect(data_, &DataService::failed, this, &AnalysisTabs::schedule, Qt::QueuedConnection);
     connect(tabs_, &QTabWidget::currentChanged, this, &AnalysisTabs::schedule);
@@ -57,7 +60,9 @@ AnalysisTabs::AnalysisTabs(ExplorerController* explorer, QTabWidget* tabs, QObje
         return [this, kind, view](auto result, quint64 serial) {
             if (serial != serial_[index(kind)]) return;  // a newer request is on its way
             view->setResult(std::move(result));
-            view->status()->clear();
+            // A streamed data set's analyses ran on its sample: the status line says so.
+            const DatasetPtr data = data_->dataset();
+            view->status()->setInfo(data ? sampleNote(*data) : QString());
             emit resultShown(kind);
         };
     };
@@ -150,6 +155,16 @@ void AnalysisTabs::runVisible() {
                 comparison_->setResult(nullptr);
                 status->setInfo(tr("Add the explorer's configuration with “Add current”, change it, add again "
                                    "(up to four)."));
+                emit resultShown(*kind);
+                return;
+            }
+            if (data->streamed() && std::any_of(comparison_->configs().begin(), comparison_->configs().end(),
+                                                [](const qs::QuantSpec& c) { return c.axis >= 0; })) {
+                ++serial;
+                comparison_->setResult(nullptr);
+                status->setInfo(tr("Off for this data set: a per-channel configuration needs every value in its "
+                                   "channel, and the data set is larger than the memory budget (streamed from its "
+                                   "file). Per-tensor configurations compare on a uniform sample."));
                 emit resultShown(*kind);
                 return;
             }

@@ -1,8 +1,11 @@
 #include "ui/compute/compute_service.h"
 
+#include "ui/compute/explorer_on_dataset.h"
+
 namespace qs::ui {
 
 ComputeService::ComputeService(QObject* parent) : QObject(parent) {
+    connect(&runner_, &JobRunner::progress, this, &ComputeService::progress);
     connect(&runner_, &JobRunner::failed, this, [this](const QString& message, quint64 serial) {
         emit failed(QStringLiteral("ResourceExhausted"), message, serial);
     });
@@ -18,14 +21,16 @@ quint64 ComputeService::request(const qs::QuantSpec& spec, DatasetPtr data,
             qs::analysis::ExplorerOptions cancellable = options;
             cancellable.cancel = context.cancelFlag();
             const qs::data::Dataset empty;
-            if (data) cancellable.data_range = dataRangeOf(data, cancellable);
-            auto r = qs::analysis::computeExplorer(spec, (data ? *data : empty).ref(), cancellable);
+            // The range depends on the data alone: found once per data set in memory; a streamed
+            // pass finds it in its own first scan.
+            if (data && !data->streamed()) cancellable.data_range = dataRangeOf(data, cancellable);
+            auto r = computeExplorerOn(spec, data ? *data : empty, cancellable, context.progressCallback());
             const double milliseconds = context.elapsedMilliseconds();
             if (r) {
                 auto result = std::make_shared<const qs::analysis::ExplorerResult>(std::move(r).value());
                 return [this, result, serial, milliseconds] { emit resultReady(result, serial, milliseconds); };
             }
-            if (r.error().kind == "Cancelled") return {};
+            if (r.error().kind == "Cancelled") return [this, serial] { emit cancelled(serial); };
             return [this, error = r.error(), serial] {
                 emit failed(QString::fromStdString(error.kind), QString::fromStdString(error.message), serial);
             };

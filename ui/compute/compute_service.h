@@ -1,7 +1,9 @@
 // Runs computeExplorer off the UI thread. Latest request wins: while a computation runs,
 // newer requests replace each other in a one-slot queue, and when it finishes its result is
 // shown and the newest request starts. A drag therefore updates the plots continuously at the
-// speed of the computation, and the UI thread never waits.
+// speed of the computation, and the UI thread never waits. On a data set streamed from a
+// file (larger than the memory budget) a computation is a pass over the file: it reports
+// progress and can be cancelled (cancelRunning), and its result has no per-element output.
 #pragma once
 
 #include <QObject>
@@ -28,13 +30,18 @@ public:
     // a serial number, returned here and passed back with its outcome.
     quint64 request(const qs::QuantSpec& spec, DatasetPtr data,
                     const qs::analysis::ExplorerOptions& options = {});
-    // Abandons the running computation (new data makes it pointless).
+    // Abandons the running computation (new data makes it pointless, or the user asked);
+    // it ends with cancelled().
     void cancelRunning();
     bool busy() const { return runner_.running(); }
 
 signals:
     void resultReady(qs::ui::ExplorerResultPtr result, quint64 serial, double milliseconds);
     void failed(const QString& kind, const QString& message, quint64 serial);
+    // The computation `serial` was cancelled: no result for it.
+    void cancelled(quint64 serial);
+    // 0..1 through a pass over a streamed data set (in-memory passes report none).
+    void progress(double fraction);
 
 private:
     // The data's min/max depends on the data alone: found once per data set (on the worker

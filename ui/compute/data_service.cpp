@@ -4,6 +4,7 @@
 
 #include "core/data/generator_spec.h"
 #include "core/data/load_file.h"
+#include "core/data/memory_budget.h"
 #include "core/modelfile/tensor_values.h"
 #include "ui/model/native_file.h"
 
@@ -17,8 +18,10 @@ DataService::DataService(QObject* parent) : QObject(parent), runner_(tr("could n
 
 DataService::~DataService() = default;  // the runner cancels and waits
 
-qs::Result<DatasetPtr> DataService::loadNow(const DataSource& source,
-                                            const std::function<bool(double)>& progress) {
+int64_t DataService::memoryBudget() const { return budget_ ? *budget_ : qs::data::defaultMemoryBudget(); }
+
+qs::Result<DatasetPtr> DataService::loadNow(const DataSource& source, const std::function<bool(double)>& progress,
+                                            std::optional<int64_t> streamAboveBytes) {
     if (source.isModelTensor()) {
         // Opening reads only the headers; the tensor's bytes are mapped or decoded on demand.
         auto model = qs::modelfile::openModel(nativePath(source.path));
@@ -35,6 +38,7 @@ qs::Result<DatasetPtr> DataService::loadNow(const DataSource& source,
     if (source.isFile()) {
         qs::data::LoadOptions options;
         options.progress = progress;
+        options.stream_above_bytes = streamAboveBytes;
         auto d = qs::data::loadDataFile(nativePath(source.path), options);
         if (!d) return d.error();
         return DatasetPtr(std::make_shared<const qs::data::Dataset>(std::move(d).value()));
@@ -51,8 +55,8 @@ void DataService::load(const DataSource& source) {
                             ? QStringLiteral("%1 › %2").arg(QFileInfo(source.path).fileName(), source.tensor)
                             : source.isFile() ? QFileInfo(source.path).fileName() : source.generator);
     runner_.submit(
-        [this, source](const JobContext& context) -> JobRunner::Delivery {
-            auto d = loadNow(source, context.progressCallback());
+        [this, source, budget = memoryBudget()](const JobContext& context) -> JobRunner::Delivery {
+            auto d = loadNow(source, context.progressCallback(), budget);
             if (d)
                 return [this, dataset = *d] {
                     dataset_ = dataset;

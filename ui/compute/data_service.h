@@ -1,10 +1,14 @@
 // Produces the explorer's samples from a DataSource off the UI thread: generators run in a
 // few milliseconds, files can take seconds, so loading reports progress and can be
 // cancelled. The last good dataset stays available while a new one loads (or fails).
+// A .npy whose values exceed the memory budget (core/data/memory_budget.h) is not read: it
+// loads as a streamed data set (Dataset::stream), whose values every computation reads from
+// the file chunk by chunk.
 #pragma once
 
 #include <QObject>
 #include <memory>
+#include <optional>
 
 #include "ui/compute/compute_service.h"
 #include "ui/compute/job_runner.h"
@@ -23,9 +27,16 @@ public:
     void cancel();
     bool loading() const { return runner_.busy(); }
     DatasetPtr dataset() const { return dataset_; }
-    // Loads synchronously (tests, CLI, the GUI benchmark).
+    // The budget of the next loads: the override when one is set, else
+    // qs::data::defaultMemoryBudget() (half the RAM, or QS_MEMORY_BUDGET).
+    int64_t memoryBudget() const;
+    void setMemoryBudget(std::optional<int64_t> bytes) { budget_ = bytes; }
+
+    // Loads synchronously (tests, CLI, the GUI benchmark); streams a .npy over
+    // `streamAboveBytes` when that is set (unset: everything is read into memory).
     static qs::Result<DatasetPtr> loadNow(const DataSource& source,
-                                          const std::function<bool(double)>& progress = {});
+                                          const std::function<bool(double)>& progress = {},
+                                          std::optional<int64_t> streamAboveBytes = std::nullopt);
 
 signals:
     void loadingStarted(const QString& what);
@@ -39,6 +50,7 @@ signals:
 
 private:
     DatasetPtr dataset_;
+    std::optional<int64_t> budget_;
     JobRunner runner_;
 };
 

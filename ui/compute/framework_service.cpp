@@ -1,5 +1,7 @@
 #include "ui/compute/framework_service.h"
 
+#include "ui/compute/analysis_data.h"
+
 namespace qs::ui {
 
 FrameworkService::FrameworkService(QObject* parent) : QObject(parent) {
@@ -9,8 +11,11 @@ FrameworkService::FrameworkService(QObject* parent) : QObject(parent) {
 
 void FrameworkService::request(const qs::analysis::FrameworkSetup& setup,
                                std::shared_ptr<const qs::data::Dataset> data) {
-    runner_.submit([this, setup, data = std::move(data)](const JobContext&) -> JobRunner::Delivery {
-        auto r = qs::analysis::compareFrameworks(data->values, setup);
+    runner_.submit([this, setup, data = std::move(data)](const JobContext& context) -> JobRunner::Delivery {
+        // A streamed data set compares on its uniform sample, never its n values.
+        auto input = analysisDataset(data, context.progressCallback());
+        auto r = input ? qs::analysis::compareFrameworks((*input)->values, setup)
+                       : qs::Result<qs::analysis::FrameworkComparison>(input.error());
         if (!r) return [this, message = QString::fromStdString(r.error().message)] { emit failed(message); };
         return [this, result = std::make_shared<const qs::analysis::FrameworkComparison>(std::move(r).value())] {
             emit compared(result);

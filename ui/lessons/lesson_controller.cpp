@@ -111,7 +111,13 @@ void LessonController::runCheck() {
     const qs::analysis::LessonCheck check = lessons_[current_].check;
     const qs::QuantSpec spec = result->spec;
     job_->submit([this, check, spec, data](const JobContext&) -> JobRunner::Delivery {
-        auto r = qs::analysis::runLessonCheck(check, data->values, data->shape, spec);
+        // A lesson checks its own generated data; a file over the memory budget (streamed) is
+        // not what any lesson asks for, and its values are not in memory to check.
+        auto r = data->streamed()
+                     ? qs::Result<qs::analysis::LessonCheckResult>(qs::data::dataError(
+                           "this check needs the lesson's data in memory; the data set on show is streamed "
+                           "from a file larger than the memory budget"))
+                     : qs::analysis::runLessonCheck(check, data->values, data->shape, spec);
         return [this, r = std::move(r)] {
             if (r) panel_->showCheckResult(*r);
             else panel_->showCheckError(QString::fromStdString(r.error().message));

@@ -32,6 +32,11 @@ ExplorerController::ExplorerController(ExplorerModel* model, QObject* parent)
         if (std::exchange(computeDeferred_, false)) requestCompute();
     });
     connect(compute_, &ComputeService::resultReady, this, &ExplorerController::showResult);
+    connect(compute_, &ComputeService::cancelled, this, [this](quint64 serial) {
+        if (serial != latestSerial_) return;  // replaced by a newer request (new data, an edit)
+        stale_ = true;  // the last result stays on show, behind the model
+        emit computeCancelled();
+    });
     connect(compute_, &ComputeService::failed, this, [this](const QString& kind, const QString& message) {
         stale_ = true;  // the last valid result stays on show, behind the model
         emit computeFailed(QStringLiteral("%1: %2").arg(kind, message));

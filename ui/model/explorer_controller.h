@@ -63,6 +63,9 @@ signals:
     // The newest computation failed: "Kind: message" in TF's words, for the user. The last
     // result stays (lastResult()) and is now stale.
     void computeFailed(const QString& text);
+    // The newest computation was cancelled (a pass over a streamed data set the user stopped):
+    // the last result stays and is now stale; the next edit computes again.
+    void computeCancelled();
 
 private:
     void requestCompute();

@@ -13,6 +13,7 @@
 
 #include <qcustomplot.h>
 
+#include "ui/compute/analysis_data.h"
 #include "ui/compute/framework_service.h"
 #include "ui/plot/plot_items.h"
 
@@ -238,7 +239,8 @@ void FrameworkView::start() {
 
 void FrameworkView::showComparison(const qs::analysis::FrameworkComparison& result) {
     input_ = result.setup;
-    note_->setText(noteFor(input_));
+    const QString sample = data_ ? sampleNote(*data_) : QString();  // a streamed data set's
+    note_->setText(sample.isEmpty() ? noteFor(input_) : noteFor(input_) + QStringLiteral("  ") + sample + QLatin1Char('.'));
     const qs::analysis::SchemeComparison& cmp = result.comparison;
     table_->setRowCount(static_cast<int>(cmp.diffs.size()));
     auto cell = [this](int row, int column, const QString& text, bool number) {
