@@ -27,7 +27,7 @@ struct ColumnExtremes {
 
 std::vector<size_t> decimationIndices(std::span<const double> keys,
                                       std::initializer_list<std::span<const double>> values,
-                                      const PixelWindow& window, size_t exact_up_to) {
+                                      const PixelWindow& window, const DecimationOptions& options) {
     const size_t n = keys.size();
     std::vector<size_t> kept;
     const bool usable = window.columns > 0 && std::isfinite(window.lo) && std::isfinite(window.hi) &&
@@ -38,7 +38,7 @@ std::vector<size_t> decimationIndices(std::span<const double> keys,
         return kept;
     }
     const auto columns = static_cast<size_t>(window.columns);
-    if (exact_up_to == 0) exact_up_to = 2 * columns;
+    const size_t exact_up_to = options.exact_up_to > 0 ? options.exact_up_to : 2 * columns;
     const size_t first = static_cast<size_t>(std::lower_bound(keys.begin(), keys.end(), window.lo) - keys.begin());
     const size_t end = static_cast<size_t>(std::upper_bound(keys.begin(), keys.end(), window.hi) - keys.begin());
     if (first > 0) kept.push_back(first - 1);  // the line into the view
@@ -62,7 +62,8 @@ std::vector<size_t> decimationIndices(std::span<const double> keys,
                 size_t s = 0;
                 for (std::span<const double> v : values) extremes[s++].add(v, j);
             }
-            column.assign({i, j - 1});
+            column.clear();
+            if (options.keep_ends) column.assign({i, j - 1});
             for (const ColumnExtremes& e : extremes)
                 for (size_t k : {e.min, e.max, e.nan})
                     if (k != ColumnExtremes::kNone) column.push_back(k);
@@ -74,13 +75,6 @@ std::vector<size_t> decimationIndices(std::span<const double> keys,
     }
     if (end < n) kept.push_back(end);  // the line out of the view
     return kept;
-}
-
-std::vector<double> pick(std::span<const double> series, const std::vector<size_t>& indices) {
-    std::vector<double> out;
-    out.reserve(indices.size());
-    for (size_t i : indices) out.push_back(series[i]);
-    return out;
 }
 
 }  // namespace qs::analysis

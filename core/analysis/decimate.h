@@ -20,17 +20,22 @@ struct PixelWindow {
     int columns = 0;
 };
 
+struct DecimationOptions {
+    // Lines need each column's first and last point (where the line enters and leaves it);
+    // markers and bars, drawn each on its own, only the extremes.
+    bool keep_ends = true;
+    // Every point in view is kept when there are at most this many (0: two per column).
+    size_t exact_up_to = 0;
+};
+
 // The indices (ascending) of the points to draw. `keys` ascending (equal keys allowed: a
 // vertical drop is two points at one key); every span in `values` as long as `keys`.
 // Beyond the window, the nearest point on each side is kept too, so a line that leaves the
 // view is drawn towards it. A value that is NaN keeps its point (a gap in the line); the
 // smallest and largest are over the other values. Every index is kept when the window holds
-// at most `exact_up_to` points (default: two per column) or `window` is empty or not finite.
+// few points (options.exact_up_to) or `window` is empty or not finite.
 std::vector<size_t> decimationIndices(std::span<const double> keys,
                                       std::initializer_list<std::span<const double>> values,
-                                      const PixelWindow& window, size_t exact_up_to = 0);
-
-// The points at `indices` (for each of several parallel series).
-std::vector<double> pick(std::span<const double> series, const std::vector<size_t>& indices);
+                                      const PixelWindow& window, const DecimationOptions& options = {});
 
 }  // namespace qs::analysis

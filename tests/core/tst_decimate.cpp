@@ -58,7 +58,7 @@ std::vector<size_t> allIndices(size_t n) {
 
 // The checks every decimation must pass, for each value series.
 void checkPreserved(const std::vector<double>& keys, const std::vector<std::vector<double>>& series,
-                    const std::vector<size_t>& kept, const PixelWindow& w) {
+                    const std::vector<size_t>& kept, const PixelWindow& w, bool ends = true) {
     QVERIFY(std::is_sorted(kept.begin(), kept.end()));
     QVERIFY(std::adjacent_find(kept.begin(), kept.end()) == kept.end());
     QVERIFY(kept.empty() || kept.back() < keys.size());
@@ -68,8 +68,10 @@ void checkPreserved(const std::vector<double>& keys, const std::vector<std::vect
         for (size_t c = 0; c < full.size(); ++c) {
             QCOMPARE(shown[c].lo, full[c].lo);
             QCOMPARE(shown[c].hi, full[c].hi);
-            QCOMPARE(shown[c].first, full[c].first);
-            QCOMPARE(shown[c].last, full[c].last);
+            if (ends) {
+                QCOMPARE(shown[c].first, full[c].first);
+                QCOMPARE(shown[c].last, full[c].last);
+            }
             QCOMPARE(shown[c].nans > 0, full[c].nans > 0);
         }
     }
@@ -123,6 +125,11 @@ private slots:
         QVERIFY2(kept.size() <= size_t(columns) * 8 + 2, qPrintable(QString::number(kept.size())));
         // A bound that does not grow with the data: a tenth as many points keep as many.
         if (points >= 100'000) QVERIFY(kept.size() < size_t(points) / 10);
+        // Markers and bars: the extremes alone, envelopes still exact.
+        const auto extremes = decimationIndices(keys, {a, b}, w, {.keep_ends = false});
+        checkPreserved(keys, {a, b}, extremes, w, false);
+        QVERIFY(extremes.size() <= size_t(columns) * 6 + 2);
+        QVERIFY(extremes.size() < kept.size());
     }
 
     void fewPointsInViewAreAllKept() {
@@ -139,14 +146,14 @@ private slots:
         // Over 40 columns the same points are more than two per column: decimated, unless the
         // caller asks for more.
         QVERIFY(decimationIndices(keys, {values}, PixelWindow{2.0, 2.5, 40}).size() < expected.size() / 2);
-        QCOMPARE(decimationIndices(keys, {values}, PixelWindow{2.0, 2.5, 40}, 501), expected);
+        QCOMPARE(decimationIndices(keys, {values}, PixelWindow{2.0, 2.5, 40}, {.exact_up_to = 501}), expected);
     }
 
     void unusableWindowKeepsEverything() {
         const std::vector<double> keys{0, 1, 2, 3}, values{1, 2, 3, 4};
         for (const PixelWindow& w : {PixelWindow{0, 3, 0}, PixelWindow{3, 0, 10}, PixelWindow{kNaN, 3, 10},
                                      PixelWindow{0, std::numeric_limits<double>::infinity(), 10}})
-            QCOMPARE(decimationIndices(keys, {values}, w, 1), allIndices(4));
+            QCOMPARE(decimationIndices(keys, {values}, w, {.exact_up_to = 1}), allIndices(4));
         QVERIFY(decimationIndices({}, {std::span<const double>{}}, PixelWindow{0, 1, 10}).empty());
     }
 
@@ -181,11 +188,6 @@ private slots:
                 ++edgesInView;
             }
         QCOMPARE(edgesInView, 11);
-    }
-
-    void pickTakesTheIndices() {
-        const std::vector<double> v{5, 6, 7, 8};
-        QCOMPARE(pick(v, {0, 2, 3}), (std::vector<double>{5, 7, 8}));
     }
 };
 
