@@ -16,11 +16,12 @@ QVector<double> pickVector(const std::vector<double>& v, const std::vector<size_
     return out;
 }
 
-// The key axis's visible range over its axis rect's pixels; no columns (so every point is
-// kept) on a log axis, whose pixels are not evenly spaced keys.
+// The key axis's visible range over its axis rect's pixels. No columns (so every point is
+// kept) on a log axis, whose pixels are not evenly spaced keys, and on a plot not on screen,
+// whose layout may be for a size it no longer has (its first show lays it out and replots).
 qs::analysis::PixelWindow windowOf(const QCPAbstractPlottable* plottable) {
     const QCPAxis* axis = plottable->keyAxis();
-    if (!axis || axis->scaleType() != QCPAxis::stLinear) return {};
+    if (!axis || axis->scaleType() != QCPAxis::stLinear || !plottable->parentPlot()->isVisible()) return {};
     const QRect rect = axis->axisRect()->rect();
     const int columns = axis->orientation() == Qt::Horizontal ? rect.width() : rect.height();
     return {axis->range().lower, axis->range().upper, std::max(columns, 0)};

@@ -35,9 +35,9 @@ public:
     const Series* full(const QCPAbstractPlottable* plottable) const;
 
     // Hands every plottable its points for its key axis's range and its axis rect's width
-    // (after a layout: the width is that of the coming draw). Only plottables whose data,
-    // range or width changed are recomputed. `everything`: hand the full data (exports,
-    // drawn at another size).
+    // (after a layout: the width is that of the coming draw); all of them while the plot is
+    // not on screen. Only plottables whose data, range or width changed are recomputed.
+    // `everything`: hand the full data (exports, drawn at another size).
     void refresh(bool everything = false);
 
 private:

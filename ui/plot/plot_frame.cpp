@@ -50,7 +50,10 @@ PlotFrame::PlotFrame(QWidget* parent)
         if (event->button() == Qt::LeftButton) resetView();
     });
     connect(plot_, &QCustomPlot::legendClick, this, &PlotFrame::onLegendClick);
-    connect(plot_, &QCustomPlot::beforeReplot, this, [this] { viewRangesChanged(); });
+    connect(plot_, &QCustomPlot::beforeReplot, this, [this] {
+        replotPending_ = false;  // whoever replots (a resize on show does) draws what was held back
+        viewRangesChanged();
+    });
     // After the layout the axis rects have the width of the coming draw.
     connect(plot_, &QCustomPlot::afterLayout, this, [this] { decimation_.refresh(exporting_); });
     connect(plot_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
