@@ -7,17 +7,21 @@
 // replots synchronously (QCustomPlot::replot draws into its paint buffers, visible or not).
 // A program that prints figures, never a test.
 //
-//   quantscope-gui-bench [--samples N] [--changes K] [--trace]
+//   quantscope-gui-bench [--samples N] [--changes K] [--channels C] [--trace]
 //
+// --channels C: the N samples (normal, seeded) as a [N/C, C] float32 .npy in a temporary
+// folder, explored per channel (axis 1, each channel's range from its data): the per-channel view then draws C
+// channels (its redraw cost must follow the plot's width, not C).
 // --trace prints each edit (time, setter time, compute time, replots of the transfer plot).
 //
-// Prints {"samples", "changes", "median_ms", "p95_ms", "max_ms", "compute_median_ms",
-// "failed", "unchanged", "first_result_ms", "setresult_median_ms": {view: ms}, "memcpy_ms",
-// "read_pass_ms"} and one human line on stderr; the last two are the memory limit measured
-// in the same run (a memcpy of the samples, one read pass over them, one thread).
+// Prints {"samples", "channels", "changes", "median_ms", "p95_ms", "max_ms",
+// "compute_median_ms", "failed", "unchanged", "first_result_ms", "setresult_median_ms":
+// {view: ms}, "memcpy_ms", "read_pass_ms"} and one human line on stderr; the last two are
+// the memory limit measured in the same run (a memcpy of the samples, one read pass over
+// them, one thread).
 // compute_median_ms is the worker's computeExplorer time (ComputeService's own figure);
-// setresult_median_ms times each view's setResult with the last result afterwards, the
-// current tab visible and the others hidden as in the window.
+// setresult_median_ms times each view's setResult with the last result afterwards, each
+// view's tab made current for its own timing (hidden views only draw when shown).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -31,12 +35,15 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <qcustomplot.h>
 
 #include "app/bench/bench_args.h"
 #include "app/gui/heap_tuning.h"
+#include "core/data/generator_spec.h"
+#include "core/data/npy_writer.h"
 #include "ui/compute/compute_service.h"
 #include "ui/compute/data_service.h"
 #include "ui/main_window.h"
@@ -52,20 +59,23 @@ namespace {
 struct Options {
     long long samples = 1'000'000;
     int changes = 200;
+    long long channels = 0;      // > 0: a [N/C, C] file on axis 1
     bool trace = false;          // one line per edit on stderr
 };
 
 void usage() {
-    std::puts("usage: quantscope-gui-bench [--samples N] [--changes K] [--trace]\n"
+    std::puts("usage: quantscope-gui-bench [--samples N] [--changes K] [--channels C] [--trace]\n"
               "Opens the explorer window offscreen on N normal samples (default 1000000), makes\n"
               "K parameter edits (default 200) one at a time and prints, as JSON, the time from\n"
-              "each edit to the replotted views. --trace: one line per edit on stderr.");
+              "each edit to the replotted views. --channels C: the samples as a [N/C, C] .npy\n"
+              "explored per channel (axis 1). --trace: one line per edit on stderr.");
 }
 
 bool parse(int argc, char** argv, Options& o) {
     return qs::bench::parseArgs(argc, argv, "quantscope-gui-bench", usage,
                             {{"--samples", [&](int64_t v) { o.samples = v; }, 10'000'000},
-                             {"--changes", [&](int64_t v) { o.changes = static_cast<int>(v); }, 100'000}},
+                             {"--changes", [&](int64_t v) { o.changes = static_cast<int>(v); }, 100'000},
+                             {"--channels", [&](int64_t v) { o.channels = v; }, 1'000'000}},
                             {{"--trace", [&] { o.trace = true; }}});
 }
 
@@ -93,19 +103,22 @@ std::string describe(const qs::QuantSpec& s) {
 // The edits, in a cycle that visits what a user touches: the range handles, the type, the
 // mode, narrow_range, and QuantizeAndDequantizeV2 with its bit width. Every edit changes the
 // spec and stays valid (no TF error), so each one produces exactly one result.
-std::function<void()> edit(qs::ui::ExplorerModel& m, int i) {
+// Per channel (axis set) MIN_FIRST is not implemented by TF: the mode edit skips it there.
+std::function<void()> edit(qs::ui::ExplorerModel& m, int i, bool perChannel) {
     using qs::QuantOp;
     static const qs::QType types[] = {qs::QType::QUInt8, qs::QType::QInt16, qs::QType::QInt8};
     static const qs::QuantizeMode modes[] = {qs::QuantizeMode::MinFirst,
                                              qs::QuantizeMode::Scaled,
                                              qs::QuantizeMode::MinCombined};
     const int round = i / 12;
+    // Per channel the op stays QuantizeV2 (TF's QDQ V2 wants scalar ranges there).
+    if (perChannel && (i % 12 == 7 || i % 12 == 11)) return [&m] { m.setNarrowRange(!m.narrowRange()); };
     switch (i % 12) {
         case 0: return [&m] { m.setMaxRange(m.maxRange() + 0.05f); };
         case 1: return [&m] { m.setMinRange(m.minRange() - 0.05f); };
         case 2: return [&m, round] { m.setType(types[round % 3]); };
         case 3: return [&m] { m.setMaxRange(m.maxRange() - 0.05f); };
-        case 4: return [&m, round] { m.setMode(modes[round % 3]); };
+        case 4: return [&m, round, perChannel] { m.setMode(perChannel ? modes[1 + round % 2] : modes[round % 3]); };
         case 5: return [&m] { m.setNarrowRange(!m.narrowRange()); };
         case 6: return [&m] { m.setMinRange(m.minRange() + 0.05f); };
         case 7: return [&m] { m.setOp(QuantOp::QuantizeAndDequantizeV2); };
@@ -149,6 +162,24 @@ int main(int argc, char* argv[]) {
     qs::QuantSpec spec;
     spec.min_range = -3.0f;
     spec.max_range = 3.0f;
+    QTemporaryDir folder;
+    if (opt.channels > 0) {  // the same samples, as a [N/C, C] file on axis 1
+        auto data = qs::data::generate(*qs::data::parseGeneratorSpec(source.generator.toStdString()));
+        const int64_t rows = opt.samples / opt.channels;
+        if (!data || rows < 1 || !folder.isValid()) {
+            std::fprintf(stderr, "quantscope-gui-bench: cannot make the per-channel data\n");
+            return 1;
+        }
+        const std::string path = folder.filePath(QStringLiteral("channels.npy")).toStdString();
+        const std::span<const float> values(data->values.data(), static_cast<size_t>(rows * opt.channels));
+        if (!qs::data::writeNpy(path, values, qs::Shape{rows, opt.channels})) {
+            std::fprintf(stderr, "quantscope-gui-bench: cannot write %s\n", path.c_str());
+            return 1;
+        }
+        source.path = QString::fromStdString(path);
+        spec.axis = 1;
+        spec.range_source = qs::RangeSource::FromData;  // QDQ per channel takes one range per slice
+    }
     model.reset(spec, source, qs::ui::ViewState{});
     qs::ui::MainWindow window(&model);
     window.show();
@@ -209,7 +240,7 @@ int main(int argc, char* argv[]) {
     for (int i = 0; i < opt.changes; ++i) {
         failedNow = false;
         resultsSeen = shownSeen = transferReplots = 0;
-        const auto change = edit(model, i);
+        const auto change = edit(model, i, opt.channels > 0);
         const qs::QuantSpec before = model.spec();
         QElapsedTimer t;
         t.start();
@@ -240,18 +271,23 @@ int main(int argc, char* argv[]) {
     const auto last = window.lastResult();
     struct ViewTime {
         const char* name;
+        QWidget* tab;  // shown while timed (null: a dock, always shown)
         std::function<void()> run;
     };
     const ViewTime views[] = {
-        {"transfer", [&] { window.transferView()->setResult(last); }},
-        {"histogram", [&] { window.histogramView()->setResult(last); }},
-        {"error_histogram", [&] { window.errorHistogramView()->setResult(last); }},
-        {"per_channel", [&] { window.channelView()->setResult(last); }},
-        {"stats", [&] { window.statsPanel()->setResult(last); }},
+        {"transfer", window.transferView(), [&] { window.transferView()->setResult(last); }},
+        {"histogram", window.histogramView(), [&] { window.histogramView()->setResult(last); }},
+        {"error_histogram", window.errorHistogramView(), [&] { window.errorHistogramView()->setResult(last); }},
+        {"per_channel", window.channelView(), [&] { window.channelView()->setResult(last); }},
+        {"stats", nullptr, [&] { window.statsPanel()->setResult(last); }},
     };
     std::string viewJson;
     double viewsSum = 0;
     for (const ViewTime& v : views) {
+        if (v.tab) {  // on screen, as when the user looks at it (hidden views draw when shown)
+            window.tabs()->setCurrentWidget(v.tab);
+            app.processEvents();
+        }
         std::vector<double> t;
         for (int r = 0; r < 15; ++r) {
             QElapsedTimer e;
@@ -289,12 +325,12 @@ int main(int argc, char* argv[]) {
     const double median = percentile(times, 0.5), p95 = percentile(times, 0.95),
                  mx = times.empty() ? 0 : *std::max_element(times.begin(), times.end()),
                  computeMedian = percentile(computes, 0.5);
-    std::printf("{\"samples\": %lld, \"changes\": %d, \"median_ms\": %.3f, \"p95_ms\": %.3f, "
+    std::printf("{\"samples\": %lld, \"channels\": %lld, \"changes\": %d, \"median_ms\": %.3f, \"p95_ms\": %.3f, "
                 "\"max_ms\": %.3f, \"compute_median_ms\": %.3f, \"failed\": %d, "
                 "\"unchanged\": %d, \"first_result_ms\": %.1f, \"setresult_median_ms\": {%s}, "
                 "\"memcpy_ms\": %.3f, \"read_pass_ms\": %.3f}\n",
-                opt.samples, opt.changes, median, p95, mx, computeMedian, failed, unchanged,
-                firstMs, viewJson.c_str(), memcpyMs, readMs);
+                opt.samples, opt.channels, opt.changes, median, p95, mx, computeMedian, failed,
+                unchanged, firstMs, viewJson.c_str(), memcpyMs, readMs);
     std::fprintf(stderr,
                  "quantscope-gui-bench: %lld samples, %d edits: change-to-replot median %.1f ms, "
                  "p95 %.1f ms, max %.1f ms (compute median %.1f ms; views' setResult %.1f ms; "

@@ -90,12 +90,13 @@ void TstMainWindowOutput::exportEachView() {
             return v;
         };
         if (view == w_->transferView()) {
-            const auto drawn = points(w_->transferView()->curveGraph()->data());
+            // Every point of the curve the view holds (it draws those its width shows).
+            const PlotDecimation::Series* curve = w_->transferView()->fullSeries(w_->transferView()->curveGraph());
             const auto input = column(QStringLiteral("input")), output = column(QStringLiteral("output"));
-            QCOMPARE(input.size(), drawn.size());
-            for (size_t k = 0; k < drawn.size(); ++k) {
-                QCOMPARE(double(float(input[k])), drawn[k].first);  // drawn at the exact float32
-                QCOMPARE(double(float(output[k])), drawn[k].second);
+            QCOMPARE(input.size(), curve->keys.size());
+            for (size_t k = 0; k < curve->keys.size(); ++k) {
+                QCOMPARE(double(float(input[k])), curve->keys[k]);  // drawn at the exact float32
+                QCOMPARE(double(float(output[k])), curve->values[k]);
             }
         } else if (view == w_->histogramView()) {
             const auto inside = points(w_->histogramView()->insideBars()->data());

@@ -63,6 +63,21 @@ qs::QuantSpec scaledSpec(float lo = -3, float hi = 3) {
     return s;
 }
 
+// The per-pixel-column envelope (min, max of the values) of the points of `data` with keys
+// in the axis's range, over `columns` columns (as the plot's pixels split the range).
+template <typename Data>
+std::vector<std::pair<double, double>> columnEnvelopes(const Data& data, const QCPRange& range, int columns) {
+    std::vector<std::pair<double, double>> e(size_t(columns), {INFINITY, -INFINITY});
+    for (auto it = data->constBegin(); it != data->constEnd(); ++it) {
+        if (it->key < range.lower || it->key > range.upper) continue;
+        const double c = std::floor((it->key - range.lower) * columns / (range.upper - range.lower));
+        auto& [lo, hi] = e[size_t(std::clamp(c, 0.0, double(columns - 1)))];
+        lo = std::min(lo, it->value);
+        hi = std::max(hi, it->value);
+    }
+    return e;
+}
+
 template <typename Data>
 std::vector<std::pair<double, double>> points(const Data& data) {
     std::vector<std::pair<double, double>> out;
@@ -103,6 +118,8 @@ private slots:
     void errorHistogramDrawsTheResultAndLogToggle();
     void channelViewDrawsEachChannel();
     void channelViewPerTensorShowsANote();
+    void transferCurveIsDrawnAtThePlotsWidth();
+    void manyChannelsAreDrawnAtThePlotsWidth();
     void statsPanelShowsTheRowsAndCsv();
     void legendClickHidesASeries();
     void resetViewRestoresRangesAndNewResultsRespectZoom();
@@ -159,17 +176,23 @@ void TstViews::transferDrawsTheResult() {
     view.resize(900, 600);
     view.setResult(tensor_);
     const qs::TransferCurve& c = tensor_->curve;
+    // The view keeps the whole curve and draws the points its width shows, each one a point
+    // of the curve.
+    const PlotDecimation::Series* full = view.fullSeries(view.curveGraph());
+    QVERIFY(full);
+    QCOMPARE(full->keys, c.x);
+    QCOMPARE(full->values, c.output);
     const auto curve = points(view.curveGraph()->data());
-    QCOMPARE(curve.size(), c.x.size());
-    for (size_t i = 0; i < curve.size(); ++i) {
-        QCOMPARE(curve[i].first, c.x[i]);
-        QCOMPARE(curve[i].second, c.output[i]);
+    QVERIFY(!curve.empty() && curve.size() <= c.x.size());
+    for (const auto& [x, y] : curve) {
+        const size_t i = size_t(std::lower_bound(c.x.begin(), c.x.end(), x) - c.x.begin());
+        QVERIFY(i < c.x.size() && c.x[i] == x);
+        QCOMPARE(y, c.output[i]);
     }
     QCOMPARE(view.curveGraph()->lineStyle(), QCPGraph::lsStepLeft);
     const auto err = qs::analysis::transferErrorCurve(c);
-    const auto errPts = points(view.errorGraph()->data());
-    QCOMPARE(errPts.size(), err.x.size());
-    QCOMPARE(errPts[errPts.size() / 2].second, err.y[err.y.size() / 2]);
+    QCOMPARE(view.fullSeries(view.errorGraph())->keys, err.x);
+    QCOMPARE(view.fullSeries(view.errorGraph())->values, err.y);
     QCOMPARE(view.edgeGraph()->data()->size(), 255);
     // The range TF returned (SCALED: output_min = -128/s) and the requested one.
     auto* minMarker = view.plot()->findChild<QCPItemStraightLine*>("outputMinMarker");
@@ -219,22 +242,26 @@ void TstViews::zoomingIntoAWideTypeShowsItsSteps() {
 void TstViews::transferCsvIsThePlottedCurve() {
     TransferView view;
     view.resize(900, 600);
+    view.show();  // laid out: the curve is drawn at the plot's width
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.setResult(tensor_);
     QTemporaryDir dir;
     const QString path = dir.filePath("transfer.csv");
     QVERIFY(view.exporter().exportCsv(path));
     const auto lines = csvLines(path);
     QCOMPARE(lines.front(), QByteArray("input,code,output,error"));
-    const auto curve = points(view.curveGraph()->data());
-    QCOMPARE(qsizetype(lines.size() - 1), qsizetype(curve.size()));
-    for (size_t i = 0; i < curve.size(); i += 37) {
+    // Every point of the curve, not only those the plot's width draws.
+    const PlotDecimation::Series* curve = view.fullSeries(view.curveGraph());
+    QVERIFY(size_t(view.curveGraph()->data()->size()) < curve->keys.size());
+    QCOMPARE(qsizetype(lines.size() - 1), qsizetype(curve->keys.size()));
+    for (size_t i = 0; i < curve->keys.size(); i += 37) {
         const QList<QByteArray> f = lines[qsizetype(i) + 1].split(',');
         QCOMPARE(f.size(), 4);
         // Inputs and outputs are float32: printed as the shortest float32 text, exact.
-        QCOMPARE(double(f[0].toFloat()), curve[i].first);
+        QCOMPARE(double(f[0].toFloat()), curve->keys[i]);
         QCOMPARE(f[1].toDouble(), tensor_->curve.code[i]);
-        QCOMPARE(double(f[2].toFloat()), curve[i].second);
-        const double error = curve[i].first - curve[i].second;
+        QCOMPARE(double(f[2].toFloat()), curve->values[i]);
+        const double error = curve->keys[i] - curve->values[i];
         QCOMPARE(float(error) == error ? double(f[3].toFloat()) : f[3].toDouble(), error);
     }
 }
@@ -320,6 +347,95 @@ void TstViews::channelViewDrawsEachChannel() {
     QCOMPARE(t.header.front(), std::string("channel"));
     QCOMPARE(t.columns[5].size(), ch.size());
     QCOMPARE(t.columns[5][3], double(ch[3].quant.scale));
+}
+
+// Drawn at the plot's width: at the home view the curve handed to QCustomPlot is bounded by
+// the axis rect's pixel columns, with every column's min … max exactly the whole curve's;
+// zoomed in to ten steps every point of the curve in view is drawn, so each step edge is
+// where the op puts it; back home it is bounded again.
+void TstViews::transferCurveIsDrawnAtThePlotsWidth() {
+    TransferView view;
+    view.resize(900, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setResult(tensor_);
+    const qs::TransferCurve& c = tensor_->curve;
+    const int width = view.plot()->axisRect()->width();
+    QVERIFY(width > 100);
+    const auto drawn = view.curveGraph()->data();
+    QVERIFY2(drawn->size() <= 4 * width + 2, qPrintable(QStringLiteral("%1 points for %2 px").arg(drawn->size()).arg(width)));
+    QVERIFY(size_t(drawn->size()) < c.x.size());
+    QCPGraphDataContainer all;
+    for (size_t i = 0; i < c.x.size(); ++i) all.add(QCPGraphData(c.x[i], c.output[i]));
+    const QCPRange home = view.plot()->xAxis->range();
+    QVERIFY(columnEnvelopes(drawn, home, width) == columnEnvelopes(&all, home, width));
+
+    const auto edges = qs::analysis::stepEdges(c);
+    view.plot()->xAxis->setRange(edges[120].x - 1e-4, edges[130].x + 1e-4);  // as a wheel zoom does
+    view.plot()->replot();
+    const auto zoomed = points(view.curveGraph()->data());
+    const QCPRange r = view.plot()->xAxis->range();
+    size_t inView = 0;
+    for (size_t i = 0; i < c.x.size(); ++i) {
+        if (c.x[i] < r.lower || c.x[i] > r.upper) continue;
+        ++inView;
+        QVERIFY(std::find(zoomed.begin(), zoomed.end(), std::make_pair(c.x[i], c.output[i])) != zoomed.end());
+    }
+    QVERIFY(inView > 20);
+    int steps = 0;  // output changes between drawn points: the eleven edges, at their exact x
+    for (size_t k = 1; k < zoomed.size(); ++k)
+        if (zoomed[k].second != zoomed[k - 1].second && zoomed[k].first >= r.lower && zoomed[k].first <= r.upper) {
+            ++steps;
+            const double x = zoomed[k].first;
+            QVERIFY(std::any_of(edges.begin(), edges.end(), [x](const auto& e) { return e.x == x; }));
+        }
+    QCOMPARE(steps, 11);
+    view.resetView();
+    QCOMPARE(view.curveGraph()->data()->size(), drawn->size());
+}
+
+// 20,000 channels on a plot a few hundred pixels wide: each series handed to QCustomPlot is
+// bounded by the width with every pixel column's envelope exact; zoomed to 41 channels each
+// one is drawn with its own values; the CSV has every channel.
+void TstViews::manyChannelsAreDrawnAtThePlotsWidth() {
+    constexpr int64_t kChannels = 20000;
+    auto data = normalData(2 * kChannels, 5);
+    for (size_t i = 0; i < data.size(); ++i) data[i] *= 0.2f + static_cast<float>((i % kChannels) % 97) / 40.0f;
+    qs::QuantSpec s = scaledSpec();
+    s.axis = 1;
+    s.range_source = qs::RangeSource::FromData;
+    const ResultPtr result = compute(s, data, {2, kChannels});
+    ChannelView view;
+    view.resize(900, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setResult(result);
+    const auto& ch = result->channels;
+    const int width = view.plot()->axisRect()->width();
+    QCPBarsDataContainer rmseAll;
+    QCPGraphDataContainer maxAll;
+    for (size_t i = 0; i < ch.size(); ++i) {
+        rmseAll.add(QCPBarsData(double(i), ch[i].stats.rmse));
+        maxAll.add(QCPGraphData(double(i), ch[i].data_max));
+    }
+    const QCPRange home = view.plot()->xAxis->range();
+    for (QCPAbstractPlottable* p : {static_cast<QCPAbstractPlottable*>(view.rmseBars()), static_cast<QCPAbstractPlottable*>(view.scaleBars()),
+                                    static_cast<QCPAbstractPlottable*>(view.dataMaxGraph()), static_cast<QCPAbstractPlottable*>(view.outputMinGraph())})
+        QVERIFY2(p->interface1D()->dataCount() <= 2 * width + 2, qPrintable(p->objectName()));
+    QVERIFY(columnEnvelopes(view.rmseBars()->data(), home, width) == columnEnvelopes(&rmseAll, home, width));
+    QVERIFY(columnEnvelopes(view.dataMaxGraph()->data(), home, width) == columnEnvelopes(&maxAll, home, width));
+
+    view.plot()->xAxis->setRange(4999.5, 5040.5);
+    view.plot()->replot();
+    const auto rmse = points(view.rmseBars()->data());
+    const auto mins = points(view.dataMinGraph()->data());
+    QCOMPARE(rmse.size(), size_t(43));  // 5000 … 5040 and one beyond each end
+    for (size_t k = 0; k < rmse.size(); ++k) {
+        const size_t i = 4999 + k;
+        QCOMPARE(rmse[k], std::make_pair(double(i), ch[i].stats.rmse));
+        QCOMPARE(mins[k], std::make_pair(double(i), double(ch[i].data_min)));
+    }
+    QCOMPARE(view.csvTable().columns.front().size(), size_t(kChannels));
 }
 
 void TstViews::channelViewPerTensorShowsANote() {
@@ -582,7 +698,7 @@ void TstViews::staleOverlayToggles() {
     QVERIFY(view.staleText()->visible());
     QVERIFY(view.staleText()->text().startsWith("stale — input_max_range"));
     QVERIFY(view.curveGraph()->pen().color() != normal);
-    QCOMPARE(view.curveGraph()->data()->size(), int(tensor_->curve.x.size()));  // last result kept
+    QCOMPARE(view.fullSeries(view.curveGraph())->keys, tensor_->curve.x);  // last result kept
     view.setStale(false);
     QVERIFY(!view.staleText()->visible());
     QCOMPARE(view.curveGraph()->pen().color(), normal);

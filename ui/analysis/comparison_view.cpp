@@ -76,7 +76,7 @@ void ComparisonPlot::draw() {
         QCPGraph* e = errors_[i];
         const bool have = i < n && !result_->entries[i].failed() && !result_->entries[i].curve.x.empty();
         if (!have) {
-            c->data()->clear();
+            setPlotData(c, {}, {});
             e->data()->clear();
             // (An emptied legend would collapse the layout; with nothing to compare the
             // legend is hidden instead.)
@@ -91,7 +91,7 @@ void ComparisonPlot::draw() {
         const ComparisonEntry& entry = result_->entries[i];
         const qs::TransferCurve& curve = entry.curve;
         c->setLineStyle(curve.steps_resolved ? QCPGraph::lsStepLeft : QCPGraph::lsLine);
-        c->setData(items::qvec(curve.x), items::qvec(curve.output), true);
+        setPlotData(c, curve.x, curve.output);  // decimated to the plot's width
         for (double v : curve.output) yLo = std::min(yLo, v), yHi = std::max(yHi, v);
         c->setName(configName(entry.spec));
         c->addToLegend();

@@ -50,7 +50,12 @@ PlotFrame::PlotFrame(QWidget* parent)
         if (event->button() == Qt::LeftButton) resetView();
     });
     connect(plot_, &QCustomPlot::legendClick, this, &PlotFrame::onLegendClick);
-    connect(plot_, &QCustomPlot::beforeReplot, this, [this] { viewRangesChanged(); });
+    connect(plot_, &QCustomPlot::beforeReplot, this, [this] {
+        replotPending_ = false;  // whoever replots (a resize on show does) draws what was held back
+        viewRangesChanged();
+    });
+    // After the layout the axis rects have the width of the coming draw.
+    connect(plot_, &QCustomPlot::afterLayout, this, [this] { decimation_.refresh(exporting_); });
     connect(plot_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
         QMenu* menu = createContextMenu(this);
         menu->setAttribute(Qt::WA_DeleteOnClose);
@@ -77,7 +82,42 @@ void PlotFrame::restyle() {
     updateLegendColors();
     if (presentationUsed_)
         applyPresentationScale(plot_, presentationScale_, presentationFontScale_);
-    plot_->replot();
+    requestReplot();
+}
+
+void PlotFrame::requestReplot() {
+    if (plot_->isVisible()) {
+        replotPending_ = false;
+        plot_->replot();
+    } else {
+        // The layout still follows (the plot's size hint, which places it in splitters and
+        // layouts, and the pixels of its axes); only the drawing waits.
+        replotPending_ = true;
+        for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+            plot_->plotLayout()->update(phase);
+    }
+}
+
+void PlotFrame::setPlotData(QCPAbstractPlottable* plottable, std::vector<double> keys, std::vector<double> values) {
+    decimation_.set(plottable, std::move(keys), std::move(values));
+    followKeyAxis(plottable->keyAxis());
+    decimation_.refresh(exporting_);  // now, for whoever reads the plot's data before a replot
+}
+
+void PlotFrame::setPlotData(QCPGraph* graph, QCPErrorBars* errors, std::vector<double> keys,
+                            std::vector<double> values, std::vector<double> minus, std::vector<double> plus) {
+    decimation_.set(graph, errors, std::move(keys), std::move(values), std::move(minus), std::move(plus));
+    followKeyAxis(graph->keyAxis());
+    decimation_.refresh(exporting_);
+}
+
+void PlotFrame::followKeyAxis(QCPAxis* axis) {
+    // Zoom, pan and new home ranges re-decimate at once (a hidden plot's data follows its
+    // ranges too); a resize does after the next layout.
+    if (!axis || decimatedAxes_.contains(axis)) return;
+    decimatedAxes_.insert(axis);
+    connect(axis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            [this] { decimation_.refresh(exporting_); });
 }
 
 void PlotFrame::setPresentationScale(double lineFactor, double fontFactor) {
@@ -201,7 +241,7 @@ void PlotFrame::setLogScale(bool on) {
     pending_.clear();
     for (QCPAxis* axis : logAxes_)
         if (home_.contains(axis)) applyHome(axis);
-    plot_->replot();
+    requestReplot();
 }
 
 // --- handles, messages -----------------------------------------------------------------
@@ -279,7 +319,7 @@ void PlotFrame::setSeriesHidden(QCPAbstractPlottable* plottable, bool hidden) {
         hidden_.remove(plottable);
     plottable->setVisible(!hidden);
     updateLegendColors();
-    plot_->replot();
+    requestReplot();
 }
 
 bool PlotFrame::isSeriesHidden(QCPAbstractPlottable* plottable) const {
@@ -305,7 +345,9 @@ void PlotFrame::onMousePress(QMouseEvent* event) {
 
 void PlotFrame::hideReadout() { readout_.hide(); }
 
-PlotFrame::Readout PlotFrame::readoutAt(const QPointF& pixel) const { return nearestGraphPoint(plot_, pixel); }
+PlotFrame::Readout PlotFrame::readoutAt(const QPointF& pixel) const {
+    return nearestGraphPoint(plot_, pixel, &decimation_);
+}
 
 void PlotFrame::onMouseMove(QMouseEvent* event) {
     if (event->buttons() != Qt::NoButton || anyHandleDragging()) {
@@ -322,6 +364,11 @@ void PlotFrame::onMouseMove(QMouseEvent* event) {
 
 bool PlotFrame::eventFilter(QObject* watched, QEvent* event) {
     if (watched == plot_ && event->type() == QEvent::Leave) hideReadout();
+    // A replot held back while hidden: before the plot shows (or is grabbed) its buffers.
+    if (watched == plot_ && replotPending_ && (event->type() == QEvent::Show || event->type() == QEvent::Paint)) {
+        replotPending_ = false;
+        plot_->replot(QCustomPlot::rpQueuedRefresh);
+    }
     return QWidget::eventFilter(watched, event);
 }
 
@@ -341,7 +388,10 @@ data::NumberColumns PlotFrame::seriesTable() const {
                 y.push_back(it->value);
             }
         };
-        if (auto* g = qobject_cast<QCPGraph*>(p))
+        if (const PlotDecimation::Series* full = decimation_.full(p)) {
+            x = full->keys;
+            y = full->values;
+        } else if (auto* g = qobject_cast<QCPGraph*>(p))
             collect(g->data());
         else if (auto* b = qobject_cast<QCPBars*>(p))
             collect(b->data());
@@ -361,13 +411,18 @@ data::NumberColumns PlotFrame::seriesTable() const {
 
 void PlotFrame::beginExport() const {
     readout_.suspend();
+    // Drawn at another size: every point (the on-screen decimation is for this width).
+    exporting_ = true;
+    decimation_.refresh(true);
     // toPainter() does not emit beforeReplot: bring zoom-dependent details up to date.
     const_cast<PlotFrame*>(this)->viewRangesChanged();
 }
 
 void PlotFrame::endExport() const {
     readout_.resume();
-    plot_->replot();  // toPainter left the layout at the export size
+    exporting_ = false;
+    decimation_.refresh(false);  // back to what the screen's width shows
+    const_cast<PlotFrame*>(this)->requestReplot();  // toPainter left the layout at the export size
 }
 
 void PlotFrame::copyToClipboard() const { exporter().copyToClipboard(); }

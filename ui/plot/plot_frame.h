@@ -29,6 +29,7 @@
 #include <QWidget>
 
 #include "core/data/csv_writer.h"
+#include "ui/plot/plot_decimation.h"
 #include "ui/plot/plot_exporter.h"
 #include "ui/plot/qcp_fwd.h"
 #include "ui/plot/readout_tracer.h"
@@ -61,9 +62,14 @@ public:
     // --- CSV ---------------------------------------------------------------------------
     // The view's table (what `Export CSV` writes). Default: seriesTable().
     virtual data::NumberColumns csvTable() const;
-    // Every visible graph/bars series as drawn, wide format: for each series in legend
-    // order two columns "<name> x" and "<name> y" (one row per data point).
+    // Every visible graph/bars series, wide format: for each series in legend order two
+    // columns "<name> x" and "<name> y" (one row per data point; all of a decimated series'
+    // points, not only those drawn).
     data::NumberColumns seriesTable() const;
+    // The full data of a series the view hands QCustomPlot decimated (setPlotData), or null.
+    const PlotDecimation::Series* fullSeries(const QCPAbstractPlottable* plottable) const {
+        return decimation_.full(plottable);
+    }
 
     // --- Export ------------------------------------------------------------------------
     // Images, SVG, PDF, CSV and the clipboard: plot_exporter.h.
@@ -112,6 +118,16 @@ protected:
     const PlotPalette& currentPalette() const { return palette_; }
     // Re-applies theme/stale colours and replots. Call after building or changing series.
     void restyle();
+    // Replots now when the plot is on screen; a hidden one (another tab, a window not shown
+    // yet) replots when it is shown or painted, so an edit does not draw what nobody sees.
+    void requestReplot();
+    // Hands a graph's or bars' data (keys ascending) to QCustomPlot as the plot's width shows
+    // it (plot_decimation.h), again after every zoom, pan or resize; exports, the CSV and the
+    // default read-out use all of it.
+    void setPlotData(QCPAbstractPlottable* plottable, std::vector<double> keys, std::vector<double> values);
+    // A graph with error bars on it (whiskers value − minus … value + plus).
+    void setPlotData(QCPGraph* graph, QCPErrorBars* errors, std::vector<double> keys, std::vector<double> values,
+                     std::vector<double> minus, std::vector<double> plus);
 
     // What the read-out shows at a pixel. `x`,`y` are in the axes given (the tracer moves
     // there). Default: the nearest point (by key) of the first visible, non-empty graph in
@@ -161,6 +177,7 @@ private:
     void hideReadout();
     void updateLegendColors();
     void registerCountHome();
+    void followKeyAxis(QCPAxis* axis);
 
     QCustomPlot* plot_ = nullptr;
     Theme theme_ = Theme::Light;
@@ -169,6 +186,10 @@ private:
     double presentationFontScale_ = 1.0;
     bool presentationUsed_ = false;  // once scaled, restyles re-apply (1 restores the base)
     mutable ReadoutTracer readout_;  // exports hide it for a moment
+    mutable PlotDecimation decimation_;
+    mutable bool exporting_ = false;  // between beginExport and endExport: full data
+    bool replotPending_ = false;      // requestReplot while hidden
+    QSet<QCPAxis*> decimatedAxes_;    // key axes whose range changes re-decimate
     std::unique_ptr<PlotOverlay> overlay_;
     QAction* resetAction_ = nullptr;
     QAction* logAction_ = nullptr;

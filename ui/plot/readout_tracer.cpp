@@ -5,12 +5,13 @@
 
 #include <qcustomplot.h>
 
+#include "ui/plot/plot_decimation.h"
 #include "ui/plot/plot_overlay.h"
 #include "ui/plot/theme.h"
 
 namespace qs::ui {
 
-PlotReadout nearestGraphPoint(const QCustomPlot* plot, const QPointF& pixel) {
+PlotReadout nearestGraphPoint(const QCustomPlot* plot, const QPointF& pixel, const PlotDecimation* full) {
     PlotReadout r;
     QCPAxisRect* rect = plot->axisRectAt(pixel);
     if (!rect) return r;
@@ -20,17 +21,25 @@ PlotReadout nearestGraphPoint(const QCustomPlot* plot, const QPointF& pixel) {
             graph->keyAxis()->axisRect() != rect)
             continue;
         const double key = graph->keyAxis()->pixelToCoord(pixel.x());
-        auto it = graph->data()->findBegin(key, false);
-        if (it == graph->data()->constEnd()) --it;
-        if (it != graph->data()->constBegin()) {
-            auto prev = it - 1;
-            if (std::abs(prev->key - key) < std::abs(it->key - key)) it = prev;
-        }
         r.valid = true;
         r.xAxis = graph->keyAxis();
         r.yAxis = graph->valueAxis();
-        r.x = it->key;
-        r.y = it->value;
+        if (const PlotDecimation::Series* s = full ? full->full(graph) : nullptr; s && !s->keys.empty()) {
+            auto it = std::lower_bound(s->keys.begin(), s->keys.end(), key);
+            if (it == s->keys.end()) --it;
+            if (it != s->keys.begin() && std::abs(*(it - 1) - key) < std::abs(*it - key)) --it;
+            r.x = *it;
+            r.y = s->values[static_cast<size_t>(it - s->keys.begin())];
+        } else {
+            auto it = graph->data()->findBegin(key, false);
+            if (it == graph->data()->constEnd()) --it;
+            if (it != graph->data()->constBegin()) {
+                auto prev = it - 1;
+                if (std::abs(prev->key - key) < std::abs(it->key - key)) it = prev;
+            }
+            r.x = it->key;
+            r.y = it->value;
+        }
         r.text = QStringLiteral("%1\nx = %2\ny = %3")
                      .arg(graph->name(), QString::number(r.x, 'g', 7),
                           QString::number(r.y, 'g', 7));

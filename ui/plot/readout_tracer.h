@@ -10,6 +10,7 @@
 
 namespace qs::ui {
 
+class PlotDecimation;
 struct PlotPalette;
 
 // What the read-out shows at a pixel: `x`,`y` in the axes given (the tracer moves there).
@@ -22,8 +23,9 @@ struct PlotReadout {
 };
 
 // The default read-out: the nearest point (by key) of the first visible, non-empty graph in
-// the axis rect under `pixel`, labelled with the graph's name and x, y.
-PlotReadout nearestGraphPoint(const QCustomPlot* plot, const QPointF& pixel);
+// the axis rect under `pixel`, labelled with the graph's name and x, y. Among all of a
+// graph's points when `full` holds its full data (it is drawn decimated).
+PlotReadout nearestGraphPoint(const QCustomPlot* plot, const QPointF& pixel, const PlotDecimation* full = nullptr);
 
 class ReadoutTracer {
 public:

@@ -13,7 +13,6 @@
 namespace qs::ui {
 
 using namespace qs::ui::text;
-using items::qvec;
 
 namespace {
 
@@ -131,35 +130,35 @@ void ChannelView::applySeriesStyle(const PlotPalette& c) {
 
 void ChannelView::draw() {
     const bool have = result_ && !result_->channels.empty();
-    QVector<double> keys, mid, minus, plus, dmin, dmax, omin, omax, scale, rmse, maxAbs;
+    std::vector<double> keys, mid, minus, plus, dmin, dmax, omin, omax, scale, rmse, maxAbs;
     if (have) {
         const auto& channels = result_->channels;
         for (size_t i = 0; i < channels.size(); ++i) {
             const auto& ch = channels[i];
-            keys << static_cast<double>(i);
+            keys.push_back(static_cast<double>(i));
             // A whisker from data_min to data_max, hung on its midpoint.
             const double lo = ch.data_min, hi = ch.data_max;
-            mid << (lo + hi) / 2;
-            minus << (hi - lo) / 2;
-            plus << (hi - lo) / 2;
-            dmin << lo;
-            dmax << hi;
-            omin << ch.quant.output_min;
-            omax << ch.quant.output_max;
-            scale << ch.quant.scale;
-            rmse << ch.stats.rmse;
-            maxAbs << ch.stats.max_abs_error;
+            mid.push_back((lo + hi) / 2);
+            minus.push_back((hi - lo) / 2);
+            plus.push_back((hi - lo) / 2);
+            dmin.push_back(lo);
+            dmax.push_back(hi);
+            omin.push_back(ch.quant.output_min);
+            omax.push_back(ch.quant.output_max);
+            scale.push_back(ch.quant.scale);
+            rmse.push_back(ch.stats.rmse);
+            maxAbs.push_back(ch.stats.max_abs_error);
         }
     }
-    dataMid_->setData(keys, mid, true);
-    dataRange_->setData(minus, plus);
-    dataMin_->setData(keys, dmin, true);
-    dataMax_->setData(keys, dmax, true);
-    outMin_->setData(keys, omin, true);
-    outMax_->setData(keys, omax, true);
-    scale_->setData(keys, scale, true);
-    rmse_->setData(keys, rmse, true);
-    maxAbs_->setData(keys, maxAbs, true);
+    // Decimated to the plot's width: thousands of channels draw as their envelope.
+    setPlotData(dataMid_, dataRange_, keys, mid, minus, plus);
+    setPlotData(dataMin_, keys, dmin);
+    setPlotData(dataMax_, keys, dmax);
+    setPlotData(outMin_, keys, omin);
+    setPlotData(outMax_, keys, omax);
+    setPlotData(scale_, keys, scale);
+    setPlotData(rmse_, keys, rmse);
+    setPlotData(maxAbs_, keys, maxAbs);
     plot()->legend->setVisible(have);
     band_->setVisible(have);
     bandText_->setVisible(have);
@@ -170,7 +169,7 @@ void ChannelView::draw() {
                                 "range, scale and error.")
                            : QString());
         setStale(false);
-        plot()->replot();
+        requestReplot();
         return;
     }
     setMessage(QString());
@@ -193,7 +192,7 @@ void ChannelView::draw() {
     // Home: all channels; values over data and ranges; scale and error from 0.
     const double n = static_cast<double>(r.channels.size());
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (const QVector<double>* v : {&dmin, &dmax, &omin, &omax})
+    for (const std::vector<double>* v : {&dmin, &dmax, &omin, &omax})
         for (double d : *v)
             if (std::isfinite(d)) {
                 lo = std::min(lo, d);

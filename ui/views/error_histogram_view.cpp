@@ -14,7 +14,6 @@
 namespace qs::ui {
 
 using namespace qs::ui::text;
-using items::qvec;
 
 // The plot items the constructor makes and draw() fills; make_unique value-initializes them (null).
 struct ErrorHistogramView::Items {
@@ -73,11 +72,11 @@ void ErrorHistogramView::draw() {
          std::initializer_list<QCPAbstractItem*>{items_->halfLo, items_->halfHi, items_->halfText, items_->infoText})
         item->setVisible(have);
     if (!have) {
-        items_->bars->data()->clear();
-        items_->uniform->data()->clear();
+        setPlotData(items_->bars, {}, {});
+        setPlotData(items_->uniform, {}, {});
         items_->title->setText(tr("Error histogram"));
         setStale(false);
-        plot()->replot();
+        requestReplot();
         return;
     }
     const qs::analysis::ExplorerResult& r = *result_;
@@ -91,10 +90,10 @@ void ErrorHistogramView::draw() {
         counts[static_cast<size_t>(i)] = static_cast<double>(h.counts[static_cast<size_t>(i)]);
     }
     items_->bars->setWidth(h.binWidth());
-    items_->bars->setData(qvec(centers), qvec(counts), true);
+    setPlotData(items_->bars, centers, counts);
     const bool haveModel = r.error_uniform_counts.size() == centers.size() && r.step > 0;
-    items_->uniform->setData(haveModel ? qvec(centers) : QVector<double>{},
-                             haveModel ? qvec(r.error_uniform_counts) : QVector<double>{}, true);
+    setPlotData(items_->uniform, haveModel ? centers : std::vector<double>{},
+                haveModel ? r.error_uniform_counts : std::vector<double>{});
 
     const double half = std::abs(r.step) / 2;
     items::placeVertical(items_->halfLo, -half);

@@ -15,7 +15,6 @@
 namespace qs::ui {
 
 using namespace qs::ui::text;
-using items::qvec;
 
 // The plot items the constructor makes and draw() fills; make_unique value-initializes them (null).
 struct HistogramView::Items {
@@ -85,11 +84,11 @@ void HistogramView::draw() {
     items_->handles->setVisible(false);
     plot()->legend->setVisible(have);
     if (!have) {
-        items_->inside->data()->clear();
-        items_->clipped->data()->clear();
+        setPlotData(items_->inside, {}, {});
+        setPlotData(items_->clipped, {}, {});
         items_->title->setText(tr("Data histogram"));
         setStale(false);
-        plot()->replot();
+        requestReplot();
         return;
     }
     const qs::analysis::ExplorerResult& r = *result_;
@@ -102,8 +101,8 @@ void HistogramView::draw() {
     const auto split = qs::analysis::splitClipped(h, r.clip_lo, r.clip_hi);
     items_->inside->setWidth(h.binWidth());
     items_->clipped->setWidth(h.binWidth());
-    items_->inside->setData(qvec(split.centers), qvec(split.inside), true);
-    items_->clipped->setData(qvec(split.centers), qvec(split.clipped), true);
+    setPlotData(items_->inside, split.centers, split.inside);
+    setPlotData(items_->clipped, split.centers, split.clipped);
     plot()->yAxis->setLabel(tr("count per bin (bin width %1)").arg(num(h.binWidth(), 4)));
 
     const qs::QuantSpec& spec = r.spec;

@@ -13,7 +13,6 @@ namespace qs::ui {
 
 using namespace qs::ui::text;
 using items::placeHorizontal;
-using items::qvec;
 
 namespace {
 
@@ -183,9 +182,9 @@ void TransferView::applySeriesStyle(const PlotPalette& c) {
 }
 
 void TransferView::clear() {
-    for (QCPGraph* g : {items_->curve, items_->identity, items_->edgesAfter, items_->edgesBefore, items_->zero,
-                        items_->knees, items_->error})
+    for (QCPGraph* g : {items_->identity, items_->edgesAfter, items_->edgesBefore, items_->zero, items_->knees})
         g->data()->clear();
+    for (QCPGraph* g : {items_->curve, items_->error}) setPlotData(g, {}, {});
     edgeX_.clear();
     quantizer_.reset();
     for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{
@@ -201,7 +200,7 @@ void TransferView::draw() {
     if (!result_) {
         clear();
         setStale(false);
-        plot()->replot();
+        requestReplot();
         return;
     }
     const qs::analysis::ExplorerResult& r = *result_;
@@ -318,9 +317,10 @@ void TransferView::drawCurve(const qs::TransferCurve& c) {
     // samples a line through the exact samples is the honest picture.
     items_->curve->setName(curveName(result_->spec) + (c.steps_resolved ? QString() : tr("  (exact samples)")));
     items_->curve->setLineStyle(c.steps_resolved ? QCPGraph::lsStepLeft : QCPGraph::lsLine);
-    items_->curve->setData(qvec(c.x), qvec(c.output), true);
-    const auto err = qs::analysis::transferErrorCurve(c);
-    items_->error->setData(qvec(err.x), qvec(err.y), true);
+    // Decimated to the plot's width (every point once zoomed in to a few per pixel).
+    setPlotData(items_->curve, c.x, c.output);
+    auto err = qs::analysis::transferErrorCurve(c);
+    setPlotData(items_->error, std::move(err.x), std::move(err.y));
     const auto edges = qs::analysis::stepEdges(c);
     QVector<double> ex, after, before;
     edgeX_.clear();
