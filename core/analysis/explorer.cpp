@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <tuple>
 
 #include "core/analysis/distinct_counter.h"
 #include "core/analysis/explorer_pass.h"
@@ -174,20 +175,33 @@ Result<ExplorerResult> computeExplorerStream(const QuantSpec& spec, const data::
     const SliceLayout layout = sliceLayoutOf(spec, shape);
 
     // Scan 1: the data's range, and each slice's when the quantizer takes it from the data.
-    auto ranges = scanRanges(data, layout, rangesFromData(spec), options.stream_chunk, [&](double f) { return keepGoing(0.5 * f); });
-    if (!ranges) return ranges.error().kind == "Cancelled" ? cancelledError() : ranges.error();
-    auto prepared = prepareRun(spec, shape, ranges->slice_mins, ranges->slice_maxs);
+    // Skipped when the caller knows the range (it depends on the data alone) and the slices
+    // do not need theirs.
+    const bool scanFirst = rangesFromData(spec) || !options.data_range;
+    const double secondFrom = scanFirst ? 0.5 : 0.0;
+    StreamRanges ranges;
+    if (scanFirst) {
+        auto scanned = scanRanges(data, layout, rangesFromData(spec), options.stream_chunk,
+                                  [&](double f) { return keepGoing(0.5 * f); });
+        if (!scanned) return scanned.error().kind == "Cancelled" ? cancelledError() : scanned.error();
+        ranges = std::move(*scanned);
+    } else {
+        std::tie(ranges.lo, ranges.hi) = *options.data_range;
+    }
+    auto prepared = prepareRun(spec, shape, ranges.slice_mins, ranges.slice_maxs);
     if (!prepared) return prepared.error();
 
     ExplorerResult r;
     r.spec = spec;
     r.run = prepared->run;
-    auto setup = setUp(r, options, ranges->lo, ranges->hi);
+    auto setup = setUp(r, options, ranges.lo, ranges.hi);
     if (!setup) return setup.error();
-    // Scan 2: Q(x) chunk by chunk, through the fused pass.
-    auto totals = fusedStreamPass(*setup, data, prepared->quantizers, options.stream_chunk,
-                                  options.exec, options.cancel,
-                                  [&](double f) { return keepGoing(0.5 + 0.5 * f); });
+    // Scan 2: Q(x) chunk by chunk, through the fused pass. Per tensor with a given range the
+    // op itself runs on each chunk (elementwise once its range is fixed, and vectorised).
+    const bool opOnChunks = layout.depth == 1 && !rangesFromData(spec);
+    auto totals = fusedStreamPass(*setup, data, prepared->quantizers, opOnChunks ? &spec : nullptr,
+                                  options.stream_chunk, options.exec, options.cancel,
+                                  [&](double f) { return keepGoing(secondFrom + (1 - secondFrom) * f); });
     if (!totals) return totals.error().kind == "Cancelled" ? cancelledError() : totals.error();
     finish(r, totals->totals, n);
     r.channels = std::move(totals->channels);

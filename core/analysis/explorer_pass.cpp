@@ -265,7 +265,8 @@ Result<StreamRanges> scanRanges(const data::FloatStream& data, const SliceLayout
 }
 
 Result<StreamTotals> fusedStreamPass(const PassSetup& setup, const data::FloatStream& data,
-                                     const std::vector<SliceQuantizer>& quantizers, int64_t chunk,
+                                     const std::vector<SliceQuantizer>& quantizers,
+                                     const QuantSpec* chunkSpec, int64_t chunk,
                                      const Exec& exec, const std::atomic<bool>* cancel,
                                      const Progress& progress) {
     const SliceLayout& l = setup.layout;
@@ -278,14 +279,19 @@ Result<StreamTotals> fusedStreamPass(const PassSetup& setup, const data::FloatSt
     Status s = data::forEachChunk(data, [&](int64_t first, std::span<const float> x) -> Status {
         const auto n = static_cast<int64_t>(x.size());
         y.resize(x.size());
-        parallelFor(exec, n, [&](int64_t b, int64_t e) {
-            for (int64_t i = b; i < e;) {
-                const int64_t run = (first + i) / l.post;
-                const SliceQuantizer& q = quantizers[static_cast<size_t>(run % l.depth)];
-                const int64_t end = std::min(e, (run + 1) * l.post - first);
-                for (; i < end; ++i) y[static_cast<size_t>(i)] = q.value(x[static_cast<size_t>(i)]);
-            }
-        });
+        if (chunkSpec) {
+            auto ran = applySpec(*chunkSpec, {x, Shape{n}}, y, {}, exec);
+            if (!ran) return ran.error();
+        } else {
+            parallelFor(exec, n, [&](int64_t b, int64_t e) {
+                for (int64_t i = b; i < e;) {
+                    const int64_t run = (first + i) / l.post;
+                    const SliceQuantizer& q = quantizers[static_cast<size_t>(run % l.depth)];
+                    const int64_t end = std::min(e, (run + 1) * l.post - first);
+                    for (; i < end; ++i) y[static_cast<size_t>(i)] = q.value(x[static_cast<size_t>(i)]);
+                }
+            });
+        }
         // The chunk starts on a block boundary: its blocks fold on in block order.
         if (Status f = fuseInto(setup, x, y, first, exec, cancel, t.sums, t.share); !f) return f;
         if (!channels.empty())

@@ -60,7 +60,9 @@ Result<std::vector<ChannelSummary>> channelSummaries(const PassSetup& setup, std
                                                      const std::atomic<bool>* cancel);
 
 // Streamed data: the first scan (the data's extremes; each slice's when perSlice, as
-// applySpec's scan finds them), then the fused pass with Q(x) from each slice's quantizer.
+// applySpec's scan finds them), then the fused pass with Q(x) from each slice's quantizer,
+// or from applySpec(*chunkSpec) on each chunk when chunkSpec is given (a per-tensor spec
+// whose range does not come from the data: the op is then elementwise).
 struct StreamRanges {
     float lo = 0, hi = 0;
     std::vector<float> slice_mins, slice_maxs;  // empty unless asked for
@@ -73,7 +75,8 @@ struct StreamTotals {
     std::vector<ChannelSummary> channels;  // empty unless layout.depth > 1
 };
 Result<StreamTotals> fusedStreamPass(const PassSetup& setup, const data::FloatStream& data,
-                                     const std::vector<SliceQuantizer>& quantizers, int64_t chunk,
+                                     const std::vector<SliceQuantizer>& quantizers,
+                                     const QuantSpec* chunkSpec, int64_t chunk,
                                      const Exec& exec, const std::atomic<bool>* cancel,
                                      const Progress& progress);
 

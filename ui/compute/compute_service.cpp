@@ -21,10 +21,13 @@ quint64 ComputeService::request(const qs::QuantSpec& spec, DatasetPtr data,
             qs::analysis::ExplorerOptions cancellable = options;
             cancellable.cancel = context.cancelFlag();
             const qs::data::Dataset empty;
-            // The range depends on the data alone: found once per data set in memory; a streamed
-            // pass finds it in its own first scan.
+            // The range depends on the data alone: found once per data set (in memory here; a
+            // streamed pass finds it in its own first scan).
             if (data && !data->streamed()) cancellable.data_range = dataRangeOf(data, cancellable);
+            if (data && data->streamed()) cancellable.data_range = knownRangeOf(data);
             auto r = computeExplorerOn(spec, data ? *data : empty, cancellable, context.progressCallback());
+            // A streamed pass's first scan found the range: later edits skip that scan.
+            if (r && data && data->streamed()) rememberRange(data, {r->data_min, r->data_max});
             const double milliseconds = context.elapsedMilliseconds();
             if (r) {
                 auto result = std::make_shared<const qs::analysis::ExplorerResult>(std::move(r).value());
@@ -41,16 +44,23 @@ quint64 ComputeService::request(const qs::QuantSpec& spec, DatasetPtr data,
 
 void ComputeService::cancelRunning() { runner_.cancel(); }
 
-std::pair<float, float> ComputeService::dataRangeOf(const DatasetPtr& data,
-                                                    const qs::analysis::ExplorerOptions& options) {
-    {
-        const std::lock_guard lock(rangeMutex_);
-        if (rangeData_.lock() == data) return range_;
-    }
-    const auto range = qs::analysis::dataRange(data->values, options.exec);
+std::optional<std::pair<float, float>> ComputeService::knownRangeOf(const DatasetPtr& data) {
+    const std::lock_guard lock(rangeMutex_);
+    if (rangeData_.lock() == data) return range_;
+    return std::nullopt;
+}
+
+void ComputeService::rememberRange(const DatasetPtr& data, std::pair<float, float> range) {
     const std::lock_guard lock(rangeMutex_);
     rangeData_ = data;
     range_ = range;
+}
+
+std::pair<float, float> ComputeService::dataRangeOf(const DatasetPtr& data,
+                                                    const qs::analysis::ExplorerOptions& options) {
+    if (const auto known = knownRangeOf(data)) return *known;
+    const auto range = qs::analysis::dataRange(data->values, options.exec);
+    rememberRange(data, range);
     return range;
 }
 

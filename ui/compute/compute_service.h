@@ -9,6 +9,7 @@
 #include <QObject>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <utility>
 
 #include "core/analysis/explorer.h"
@@ -47,6 +48,8 @@ private:
     // The data's min/max depends on the data alone: found once per data set (on the worker
     // thread, by the first computation that needs it), not on every edit.
     std::pair<float, float> dataRangeOf(const DatasetPtr& data, const qs::analysis::ExplorerOptions& options);
+    std::optional<std::pair<float, float>> knownRangeOf(const DatasetPtr& data);
+    void rememberRange(const DatasetPtr& data, std::pair<float, float> range);
 
     quint64 nextSerial_ = 1;
     std::mutex rangeMutex_;
