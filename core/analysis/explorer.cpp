@@ -63,6 +63,10 @@ Result<PassSetup> setUp(ExplorerResult& r, const ExplorerOptions& options, float
     histogramWindow(std::min({r.data_min, q0.output_min, q0.requested_min}),
                     std::max({r.data_max, q0.output_max, q0.requested_max}), s.data_lo, s.data_hi);
     s.data_bins = options.histogram_bins;
+    const auto& known = options.data_histogram;
+    s.count_data = !(known && known->lo == s.data_lo && known->hi == s.data_hi &&
+                     known->bins() == s.data_bins);
+    if (!s.count_data) r.data_hist = *known;
     // Error histogram over ±Δ (the largest step of any slice), uniform model on ±Δ/2.
     r.step = q0.step;
     double span = 0;
@@ -75,10 +79,10 @@ Result<PassSetup> setUp(ExplorerResult& r, const ExplorerOptions& options, float
 }
 
 // The result's numbers from the pass's totals: statistics, histograms, clip counts.
-void finish(ExplorerResult& r, const PassTotals& t, int64_t n) {
+void finish(ExplorerResult& r, const PassSetup& s, const PassTotals& t, int64_t n) {
     r.stats = statsFromSums(t.sums);
     r.stats.distinct_levels = t.distinct_levels;
-    r.data_hist = t.share.data.histogram();
+    if (s.count_data) r.data_hist = t.share.data.histogram();
     r.error_hist = t.share.err.histogram();
     r.clipped_below = t.share.below;
     r.clipped_above = t.share.above;
@@ -148,7 +152,7 @@ Result<ExplorerResult> computeExplorer(const QuantSpec& spec, const TensorRef<fl
     const std::span<const float> y(out.data(), n);
     auto totals = fusedPass(*setup, x, y, options.exec, options.cancel);
     if (!totals) return totals.error();
-    finish(r, *totals, static_cast<int64_t>(n));
+    finish(r, *setup, *totals, static_cast<int64_t>(n));
     if (cancelled(options)) return cancelledError();
 
     if (r.run.layout.depth > 1) {
@@ -203,7 +207,7 @@ Result<ExplorerResult> computeExplorerStream(const QuantSpec& spec, const data::
                                   options.stream_chunk, options.exec, options.cancel,
                                   [&](double f) { return keepGoing(secondFrom + (1 - secondFrom) * f); });
     if (!totals) return totals.error().kind == "Cancelled" ? cancelledError() : totals.error();
-    finish(r, totals->totals, n);
+    finish(r, *setup, totals->totals, n);
     r.channels = std::move(totals->channels);
     if (Status s = attachCurve(r, spec, options); !s) return s.error();
     return r;

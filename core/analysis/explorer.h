@@ -33,6 +33,10 @@ struct ExplorerOptions {
     // The data's min/max (non-NaN) when the caller has it already: it depends on the data
     // alone, so the GUI finds it once per data set (dataRange) instead of on every edit.
     std::optional<std::pair<float, float>> data_range;
+    // A histogram of this data the caller kept from an earlier result: used as it is when
+    // its window and bins are the ones this result needs (the window holds the data and the
+    // quantizer's range, so most edits keep it), saving the data histogram's count.
+    std::optional<Histogram> data_histogram;
     // Streamed data: called with the fraction done; returning false cancels.
     std::function<bool(double fraction)> progress;
     // Streamed data: elements per chunk read (rounded to whole kStatsBlock blocks).

@@ -72,7 +72,7 @@ ErrorSums fuseBlock(const PassSetup& s, const float* x, const float* y, int64_t 
         for (int64_t tile = i; tile < end; tile += kTile) {
             const int64_t count = std::min(end - tile, kTile);
             addExtremes(x + tile, count, q.output_min, q.output_max, e);
-            share.data.addAll(x + tile, count);
+            if (s.count_data) share.data.addAll(x + tile, count);
             share.err.addDifferences(x + tile, y + tile, count);
             addPairs(x + tile, y + tile, count, tile, sums);
             addLevels(x + tile, y + tile, count, share.levels);

@@ -26,6 +26,7 @@ struct PassSetup {
     const std::vector<SliceQuant>* slices = nullptr;  // one per slice of the layout
     double data_lo = 0, data_hi = 1;                  // the data histogram's window
     int data_bins = 1;
+    bool count_data = true;  // false: the data histogram is known already (same data, same bins)
     double error_span = 1;                            // the error histogram is ±error_span
     int error_bins = 1;
 };

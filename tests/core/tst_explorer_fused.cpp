@@ -237,6 +237,16 @@ void TestExplorerFused::fusedPassEqualsPerStatisticFunctions() {
             QVERIFY(cached && cached->output.empty());
             QVERIFY(statsDiff(cached->stats, r->stats).isEmpty());
             QVERIFY(sameHistogram(cached->data_hist, r->data_hist));
+            // A kept data histogram is used when its window is this result's, else ignored.
+            o.data_histogram = r->data_hist;
+            o.data_histogram->counts[0] += 1000;  // marked, to see whether it was used
+            auto reused = computeExplorer(c.spec, data, o);
+            QVERIFY(reused);
+            QCOMPARE(reused->data_hist.counts[0], r->data_hist.counts[0] + 1000);
+            QVERIFY(statsDiff(reused->stats, r->stats).isEmpty());
+            o.data_histogram->lo -= 1e-9;
+            auto other = computeExplorer(c.spec, data, o);
+            QVERIFY(other && sameHistogram(other->data_hist, r->data_hist));
         }
     }
 }

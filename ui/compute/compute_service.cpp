@@ -25,9 +25,12 @@ quint64 ComputeService::request(const qs::QuantSpec& spec, DatasetPtr data,
             // streamed pass finds it in its own first scan).
             if (data && !data->streamed()) cancellable.data_range = dataRangeOf(data, cancellable);
             if (data && data->streamed()) cancellable.data_range = knownRangeOf(data);
+            if (data) cancellable.data_histogram = knownHistogramOf(data);
             auto r = computeExplorerOn(spec, data ? *data : empty, cancellable, context.progressCallback());
-            // A streamed pass's first scan found the range: later edits skip that scan.
+            // A streamed pass's first scan found the range: later edits skip that scan. The
+            // data histogram serves the next edits whose window is the same.
             if (r && data && data->streamed()) rememberRange(data, {r->data_min, r->data_max});
+            if (r && data) rememberHistogram(data, r->data_hist);
             const double milliseconds = context.elapsedMilliseconds();
             if (r) {
                 auto result = std::make_shared<const qs::analysis::ExplorerResult>(std::move(r).value());
@@ -54,6 +57,18 @@ void ComputeService::rememberRange(const DatasetPtr& data, std::pair<float, floa
     const std::lock_guard lock(rangeMutex_);
     rangeData_ = data;
     range_ = range;
+}
+
+std::optional<qs::analysis::Histogram> ComputeService::knownHistogramOf(const DatasetPtr& data) {
+    const std::lock_guard lock(rangeMutex_);
+    if (histogramData_.lock() == data) return histogram_;
+    return std::nullopt;
+}
+
+void ComputeService::rememberHistogram(const DatasetPtr& data, const qs::analysis::Histogram& histogram) {
+    const std::lock_guard lock(rangeMutex_);
+    histogramData_ = data;
+    histogram_ = histogram;
 }
 
 std::pair<float, float> ComputeService::dataRangeOf(const DatasetPtr& data,

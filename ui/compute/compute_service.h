@@ -46,15 +46,20 @@ signals:
 
 private:
     // The data's min/max depends on the data alone: found once per data set (on the worker
-    // thread, by the first computation that needs it), not on every edit.
+    // thread, by the first computation that needs it), not on every edit. So does its
+    // histogram for a given window: the last one is offered to the next computation.
     std::pair<float, float> dataRangeOf(const DatasetPtr& data, const qs::analysis::ExplorerOptions& options);
     std::optional<std::pair<float, float>> knownRangeOf(const DatasetPtr& data);
     void rememberRange(const DatasetPtr& data, std::pair<float, float> range);
+    std::optional<qs::analysis::Histogram> knownHistogramOf(const DatasetPtr& data);
+    void rememberHistogram(const DatasetPtr& data, const qs::analysis::Histogram& histogram);
 
     quint64 nextSerial_ = 1;
     std::mutex rangeMutex_;
     std::weak_ptr<const qs::data::Dataset> rangeData_;
     std::pair<float, float> range_{0.0f, 0.0f};
+    std::weak_ptr<const qs::data::Dataset> histogramData_;
+    qs::analysis::Histogram histogram_;
     JobRunner runner_;
 };
 
