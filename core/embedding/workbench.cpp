@@ -6,7 +6,8 @@
 #include <filesystem>
 
 #include "core/data/load_file.h"
-#include "core/embedding/block_reduce.h"
+#include "core/data/float_stream.h"
+#include "core/embedding/table_pass.h"
 
 namespace qs::embedding {
 
@@ -14,16 +15,19 @@ namespace {
 
 Error cancelled() { return data::cancelledError("table analysis cancelled"); }
 
-TableWindow tableWindow(const tpu::RowMatrix& table,
-                        const std::optional<tpu::QuantizationConfig>& quantization,
-                        const TableAnalysisOptions& options, const Exec& exec) {
+// Elements per step of the pass: progress and cancel between steps (a multiple of
+// kReduceBlock, as TablePass wants).
+constexpr int64_t kPassChunk = int64_t{1} << 22;
+
+}  // namespace
+
+TableWindow tableWindow(std::vector<float> float_values, int64_t first_row, int64_t dim,
+                        const std::optional<tpu::QuantizationConfig>& quantization, const Exec& exec) {
     TableWindow w;
-    w.dim = table.cols;
-    if (table.rows < 1) return w;
-    w.first_row = std::clamp<int64_t>(options.window_first_row, 0, table.rows - 1);
-    w.rows = std::min(std::clamp<int64_t>(options.window_rows, 1, 4096), table.rows - w.first_row);
-    const auto begin = table.values.begin() + w.first_row * table.cols;
-    w.float_values.assign(begin, begin + w.rows * table.cols);
+    w.dim = dim;
+    w.first_row = first_row;
+    w.rows = dim > 0 ? static_cast<int64_t>(float_values.size()) / dim : 0;
+    w.float_values = std::move(float_values);
     w.quantized = w.float_values;
     if (quantization)
         (void)tpu::simulateQuantization(w.float_values, w.quantized, *quantization, exec);
@@ -32,25 +36,12 @@ TableWindow tableWindow(const tpu::RowMatrix& table,
     return w;
 }
 
-// The table against itself: no error; only the counts are real.
-analysis::ErrorStats losslessStats(std::span<const float> values, const Exec& exec) {
-    const float* src = values.data();
-    int64_t nan = 0;
-    for (int64_t part : blockPartials<int64_t>(exec, static_cast<int64_t>(values.size()),
-                                               [&](int64_t b, int64_t e) {
-                                                   int64_t k = 0;
-                                                   for (int64_t i = b; i < e; ++i)
-                                                       k += std::isnan(src[i]);
-                                                   return k;
-                                               }))
-        nan += part;
-    analysis::ErrorStats s;
-    s.nan_pairs = nan;
-    s.count = static_cast<int64_t>(values.size()) - nan;
-    return s;
+std::pair<int64_t, int64_t> windowRows(int64_t table_rows, const TableAnalysisOptions& options) {
+    if (table_rows < 1) return {0, 0};
+    const int64_t first = std::clamp<int64_t>(options.window_first_row, 0, table_rows - 1);
+    return {first, std::min(std::clamp<int64_t>(options.window_rows, 1, 4096), table_rows - first)};
 }
 
-}  // namespace
 
 Result<TablePtr> loadTable(const TableSource& source, int64_t vocabulary_size, int64_t dim,
                            const Exec& exec, const Progress& progress) {
@@ -77,38 +68,69 @@ Result<TableAnalysis> analyzeTable(const tpu::RowMatrix& table,
                                    const std::optional<tpu::QuantizationConfig>& quantization,
                                    const TableAnalysisOptions& options, const Exec& exec,
                                    const Progress& progress) {
-    const auto start = std::chrono::steady_clock::now();
-    auto step = [&](double fraction) { return !progress || progress(fraction); };
-    TableAnalysis a;
-    if (quantization && quantization->num_buckets <= kMaxOccupancyBuckets) {
-        auto occ = bucketOccupancy(table.values, *quantization, exec);
-        if (!occ) return occ.error();
-        a.occupancy = std::move(occ).value();
-    }
-    if (!step(0.2)) return cancelled();
+    // Past 2^24 buckets there is no occupancy histogram and storage materialises its codes:
+    // the per-statistic path, as before.
+    if (quantization && quantization->num_buckets > kMaxOccupancyBuckets)
+        return analyzeTableReference(table, quantization, options, exec, progress);
+    const auto values = data::memoryStream(table.values, {}, "the table");
+    return analyzeTableStream(*values, table.rows, table.cols, quantization, options, exec, progress);
+}
 
+Result<TableAnalysis> analyzeTableStream(const data::FloatStream& values, int64_t rows, int64_t dim,
+                                         const std::optional<tpu::QuantizationConfig>& quantization,
+                                         const TableAnalysisOptions& options, const Exec& exec,
+                                         const Progress& progress) {
+    const auto start = std::chrono::steady_clock::now();
+    const int64_t n = values.size();
+    // The per-statistic functions' checks, in analyzeTable's order: occupancy, suggestions,
+    // storage (whose error comes after the suggestions' data error, so it waits for the pass).
+    if (quantization) {
+        if (quantization->num_buckets > kMaxOccupancyBuckets)
+            return invalidArgument("num_buckets " + std::to_string(quantization->num_buckets) +
+                                   " is too large to analyse a table read in chunks (at most 2^24)");
+        if (Status s = checkOccupancyConfig(*quantization); !s) return s.error();
+    }
     RangeSuggestOptions ro;
     ro.num_buckets = quantization ? quantization->num_buckets : 256;
     ro.percentile = options.percentile;
-    auto suggestions = suggestRanges(table.values, ro, exec);
+    if (Status s = checkSuggestOptions(ro); !s) return s.error();
+    std::optional<Result<StorageQuantization>> storage;
+    if (quantization) storage = describeStorageQuantization(rows, dim, n, *quantization);
+    const bool measureStorage = storage && storage->ok();
+
+    TablePass pass(n, measureStorage ? quantization : std::nullopt, ro.max_samples);
+    data::ChunkOptions chunks;
+    chunks.chunk_elements = kPassChunk;
+    const Status read = data::forEachChunk(values, [&](int64_t begin, std::span<const float> chunk) -> Status {
+        pass.add(begin, chunk, exec);
+        if (progress && !progress(static_cast<double>(begin + static_cast<int64_t>(chunk.size())) /
+                                  static_cast<double>(std::max<int64_t>(n, 1))))
+            return cancelled();
+        return okStatus();
+    }, chunks);
+    if (!read) return read.error();
+    TablePass::Result r = pass.finish();
+
+    TableAnalysis a;
+    auto suggestions = suggestRangesFromSample(r.lowest, r.highest, std::move(r.sample), ro, exec);
     if (!suggestions) return suggestions.error();
     a.suggestions = std::move(suggestions).value();
-    if (!step(0.4)) return cancelled();
+    if (storage && !storage->ok()) return storage->error();
 
-    a.window = tableWindow(table, quantization, options, exec);
+    const auto [first, count] = windowRows(rows, options);
+    std::vector<float> window(static_cast<size_t>(count * dim));
+    if (Status s = values.read(first * dim, window); !s) return s.error();
+    a.window = tableWindow(std::move(window), first, dim, quantization, exec);
     if (quantization) {
-        // The storage export reconstructs the simulated quantization bit for bit, so its
-        // reconstruction error is the whole table's error: computed once.
-        auto storage = analyzeStorageQuantization(table, *quantization, exec, [&](double f) {
-            return step(0.4 + 0.6 * f);
-        });
-        if (!storage) return storage.error();
-        a.storage = std::move(storage).value();
-        a.table_error = a.storage->reconstruction;
+        a.occupancy = std::move(r.occupancy);
+        a.storage = std::move(*storage).value();
+        a.storage->reconstruction = *r.reconstruction;
+        a.table_error = *r.reconstruction;
     } else {
-        a.table_error = losslessStats(table.values, exec);
+        a.table_error.nan_pairs = r.nan;
+        a.table_error.count = n - r.nan;
     }
-    if (!step(1.0)) return cancelled();
+    if (progress && !progress(1.0)) return cancelled();
     a.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return a;
 }

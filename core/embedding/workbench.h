@@ -10,8 +10,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "core/data/float_stream.h"
 #include "core/embedding/feature_sim.h"
 #include "core/embedding/id_batch.h"
 #include "core/embedding/occupancy.h"
@@ -66,10 +68,35 @@ struct TableAnalysisOptions {
 };
 
 // Errors: those of bucketOccupancy / suggestRanges / analyzeStorageQuantization; Cancelled.
+// One parallel pass over the table (core/embedding/table_pass.h) gives every statistic;
+// the results equal analyzeTableReference's bit for bit, whatever exec's thread count.
 Result<TableAnalysis> analyzeTable(const tpu::RowMatrix& table,
                                    const std::optional<tpu::QuantizationConfig>& quantization,
                                    const TableAnalysisOptions& options = {},
                                    const Exec& exec = {}, const Progress& progress = {});
+
+// The same for a rows x dim table read in chunks (a .npy larger than memory:
+// core/data/npy_stream.h): memory stays bounded (two chunks, the 4M-value suggestion
+// sample, one sum record per 64K values), progress is reported per chunk. Results equal
+// analyzeTable's on the same values. num_buckets above 2^24 is InvalidArgument here; read
+// errors are the stream's.
+Result<TableAnalysis> analyzeTableStream(const data::FloatStream& values, int64_t rows, int64_t dim,
+                                         const std::optional<tpu::QuantizationConfig>& quantization,
+                                         const TableAnalysisOptions& options = {},
+                                         const Exec& exec = {}, const Progress& progress = {});
+
+// The per-statistic analysis the fused pass replaced (bucketOccupancy, suggestRanges,
+// tableWindow, analyzeStorageQuantization one after the other): the reference for tests.
+Result<TableAnalysis> analyzeTableReference(const tpu::RowMatrix& table,
+                                            const std::optional<tpu::QuantizationConfig>& quantization,
+                                            const TableAnalysisOptions& options = {},
+                                            const Exec& exec = {}, const Progress& progress = {});
+
+// The heat-map window of `float_values` (whole rows of `dim` from `first_row`), and which
+// rows analyzeTable shows for these options: {first_row, rows}, clamped into the table.
+TableWindow tableWindow(std::vector<float> float_values, int64_t first_row, int64_t dim,
+                        const std::optional<tpu::QuantizationConfig>& quantization, const Exec& exec = {});
+std::pair<int64_t, int64_t> windowRows(int64_t table_rows, const TableAnalysisOptions& options);
 
 struct FeatureAnalysis {
     FeatureSimulation simulation;
