@@ -7,6 +7,7 @@
 
 #include "core/data/load_file.h"
 #include "core/data/float_stream.h"
+#include "core/embedding/block_reduce.h"
 #include "core/embedding/table_pass.h"
 
 namespace qs::embedding {
@@ -15,9 +16,6 @@ namespace {
 
 Error cancelled() { return data::cancelledError("table analysis cancelled"); }
 
-// Elements per step of the pass: progress and cancel between steps (a multiple of
-// kReduceBlock, as TablePass wants).
-constexpr int64_t kPassChunk = int64_t{1} << 22;
 
 }  // namespace
 
@@ -100,7 +98,8 @@ Result<TableAnalysis> analyzeTableStream(const data::FloatStream& values, int64_
 
     TablePass pass(n, measureStorage ? quantization : std::nullopt, ro.max_samples);
     data::ChunkOptions chunks;
-    chunks.chunk_elements = kPassChunk;
+    // A multiple of kReduceBlock, as TablePass wants.
+    chunks.chunk_elements = std::max<int64_t>(1, options.chunk_elements / kReduceBlock) * kReduceBlock;
     const Status read = data::forEachChunk(values, [&](int64_t begin, std::span<const float> chunk) -> Status {
         pass.add(begin, chunk, exec);
         if (progress && !progress(static_cast<double>(begin + static_cast<int64_t>(chunk.size())) /
@@ -135,22 +134,59 @@ Result<TableAnalysis> analyzeTableStream(const data::FloatStream& values, int64_
     return a;
 }
 
-Result<FeatureAnalysis> analyzeFeature(const tpu::RowMatrix& table, const IdBatch& batch,
-                                       const std::string& combiner,
-                                       const std::optional<tpu::QuantizationConfig>& quantization,
-                                       int64_t num_hosts, tpu::PartitionStrategy strategy,
-                                       const Exec& exec) {
-    auto sim = simulateFeature(table, batch, combiner, quantization, exec);
+namespace {
+
+// The feature's analysis with the lookups on `lookupTable` and `lookupBatch` (the table
+// itself, or the rows a streamed table's ids name with the ids renumbered) and the
+// sharding report on the whole table's shape and the batch's own ids.
+Result<FeatureAnalysis> featureAnalysis(const tpu::RowMatrix& lookupTable, const IdBatch& lookupBatch,
+                                        int64_t rows, int64_t dim, const IdBatch& batch,
+                                        const std::string& combiner,
+                                        const std::optional<tpu::QuantizationConfig>& quantization,
+                                        int64_t num_hosts, tpu::PartitionStrategy strategy, const Exec& exec) {
+    auto sim = simulateFeature(lookupTable, lookupBatch, combiner, quantization, exec);
     if (!sim) return sim.error();
     int bits = 8;
     if (quantization) {  // ceil(log2(num_buckets)), exact in integers; codes are at most
         bits = 0;        // uint32 (storage_quant.h), so TF's valid num_buckets=2^40 is 32 bits
         while (bits < 32 && (int64_t{1} << bits) < quantization->num_buckets) ++bits;
     }
-    auto sharding = shardingReport(table.rows, table.cols, num_hosts, strategy, bits,
-                                   batch.ids.values);
+    auto sharding = shardingReport(rows, dim, num_hosts, strategy, bits, batch.ids.values);
     if (!sharding) return sharding.error();
     return FeatureAnalysis{std::move(sim).value(), std::move(sharding).value()};
+}
+
+}  // namespace
+
+Result<FeatureAnalysis> analyzeFeature(const tpu::RowMatrix& table, const IdBatch& batch,
+                                       const std::string& combiner,
+                                       const std::optional<tpu::QuantizationConfig>& quantization,
+                                       int64_t num_hosts, tpu::PartitionStrategy strategy,
+                                       const Exec& exec) {
+    return featureAnalysis(table, batch, table.rows, table.cols, batch, combiner, quantization, num_hosts,
+                           strategy, exec);
+}
+
+Result<FeatureAnalysis> analyzeFeatureStream(const NpyTableStream& table, const IdBatch& batch,
+                                             const std::string& combiner,
+                                             const std::optional<tpu::QuantizationConfig>& quantization,
+                                             int64_t num_hosts, tpu::PartitionStrategy strategy,
+                                             const Exec& exec) {
+    const std::vector<int64_t>& ids = batch.ids.values;
+    for (size_t k = 0; k < ids.size(); ++k)
+        if (ids[k] < 0 || ids[k] >= table.rows())
+            return invalidArgument("indices[" + std::to_string(k) + "] = " + std::to_string(ids[k]) +
+                                   " is not in [0, " + std::to_string(table.rows()) + ")");
+    std::vector<int64_t> unique = ids;
+    std::sort(unique.begin(), unique.end());
+    unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+    auto rows = readTableRows(table, unique);
+    if (!rows) return rows.error();
+    IdBatch renumbered = batch;
+    for (int64_t& id : renumbered.ids.values)
+        id = std::lower_bound(unique.begin(), unique.end(), id) - unique.begin();
+    return featureAnalysis(*rows, renumbered, table.rows(), table.dim(), batch, combiner, quantization, num_hosts,
+                           strategy, exec);
 }
 
 }  // namespace qs::embedding

@@ -3,6 +3,8 @@
 //  1. loadTable: build or read the table (seconds for 1M x 128; progress and cancel);
 //  2. analyzeTable / analyzeFeature: everything shown for one table and one feature's
 //     batch (tens of milliseconds; rerun on every parameter change).
+// A .npy table larger than memory is analysed without loading it: analyzeTableStream and
+// analyzeFeatureStream read it in chunks (npy_table_stream.h).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include "core/data/float_stream.h"
 #include "core/embedding/feature_sim.h"
 #include "core/embedding/id_batch.h"
+#include "core/embedding/npy_table_stream.h"
 #include "core/embedding/occupancy.h"
 #include "core/embedding/range_suggest.h"
 #include "core/embedding/sharding_report.h"
@@ -65,6 +68,9 @@ struct TableAnalysisOptions {
     int64_t window_first_row = 0;  // clamped into the table
     int64_t window_rows = 64;      // clamped to [1, 4096] and to the table
     double percentile = 99.9;
+    // Values per step of the pass (rounded down to a multiple of 64K, at least 64K):
+    // progress and cancel come between steps; a streamed table holds two steps in memory.
+    int64_t chunk_elements = int64_t{1} << 22;
 };
 
 // Errors: those of bucketOccupancy / suggestRanges / analyzeStorageQuantization; Cancelled.
@@ -110,5 +116,15 @@ Result<FeatureAnalysis> analyzeFeature(const tpu::RowMatrix& table, const IdBatc
                                        const std::optional<tpu::QuantizationConfig>& quantization,
                                        int64_t num_hosts, tpu::PartitionStrategy strategy,
                                        const Exec& exec = {});
+
+// The same for a table read from a .npy larger than memory: only the rows the batch's ids
+// name are read (once each); the lookups then run on them, so every figure equals
+// analyzeFeature's on the table in memory. An id outside the table is InvalidArgument
+// "indices[k] = id is not in [0, rows)"; read errors are the stream's.
+Result<FeatureAnalysis> analyzeFeatureStream(const NpyTableStream& table, const IdBatch& batch,
+                                             const std::string& combiner,
+                                             const std::optional<tpu::QuantizationConfig>& quantization,
+                                             int64_t num_hosts, tpu::PartitionStrategy strategy,
+                                             const Exec& exec = {});
 
 }  // namespace qs::embedding

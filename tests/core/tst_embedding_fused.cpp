@@ -4,7 +4,14 @@
 // bit for bit on random tables with NaN, infinities, signed zeros and values on bucket
 // edges, for 1, 2 and 8 threads, and for table sizes that exercise whole groups of blocks,
 // leftover blocks, a partial last block and more than one chunk.
+#include <QTemporaryDir>
 #include <QtTest>
+#include <malloc.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -13,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "core/data/npy_writer.h"
+#include "core/embedding/block_reduce.h"
 #include "core/embedding/id_batch.h"
 #include "core/embedding/workbench.h"
 
@@ -231,6 +240,89 @@ private slots:
         QCOMPARE(f.error(), r.error());
     }
 
+    // A table read from a .npy in chunks: the same analysis as in memory, bit for bit, and
+    // the same feature figures from the rows the ids name.
+    void streamedTableEqualsInMemory() {
+        QTemporaryDir dir;
+        const tpu::QuantizationConfig q{256, -0.2, 0.2};
+        std::vector<float> specials = specialsFor(q.lower, q.upper);
+        std::erase_if(specials, [](float v) { return std::isinf(v); });
+        const auto table = randomTable(9000, 100, 5, 0.09, specials, 0.001);
+        const std::string path = dir.filePath("table.npy").toStdString();
+        QVERIFY(data::writeNpy(path, table.values, {table.rows, table.cols}).ok());
+        auto stream = NpyTableStream::open(path);
+        QVERIFY2(stream.ok(), stream.ok() ? "" : stream.error().message.c_str());
+        QCOMPARE((*stream)->rows(), table.rows);
+        QCOMPARE((*stream)->dim(), table.cols);
+        TableAnalysisOptions options;
+        options.window_first_row = 4000;
+        options.chunk_elements = 3 * kReduceBlock;  // several chunks, read ahead
+        for (auto config : {std::optional{q}, std::optional<tpu::QuantizationConfig>{}}) {
+            const auto memory = analyzeTable(table, config, options, Exec{2});
+            std::vector<double> fractions;
+            const auto streamed = analyzeTableStream(**stream, table.rows, table.cols, config, options, Exec{2},
+                                                     [&](double f) { fractions.push_back(f); return true; });
+            QVERIFY(memory.ok() && streamed.ok());
+            compare(*streamed, *memory, "streamed");
+            QVERIFY(fractions.size() > 3);
+            QCOMPARE(fractions.back(), 1.0);
+        }
+        // Cancel between chunks.
+        const auto cancelled = analyzeTableStream(**stream, table.rows, table.cols, q, options, Exec{2},
+                                                  [](double f) { return f < 0.3; });
+        QVERIFY(!cancelled.ok());
+        QCOMPARE(cancelled.error().kind, std::string("Cancelled"));
+
+        IdBatchSpec spec;
+        spec.batch_size = 200;
+        spec.ids_per_example = 5;
+        auto batch = generateIdBatch(spec, table.rows);
+        QVERIFY(batch.ok());
+        const auto memoryFeature = analyzeFeature(table, *batch, "mean", q, 4, tpu::PartitionStrategy::Mod, Exec{2});
+        const auto streamedFeature =
+            analyzeFeatureStream(**stream, *batch, "mean", q, 4, tpu::PartitionStrategy::Mod, Exec{2});
+        QVERIFY(memoryFeature.ok() && streamedFeature.ok());
+        QVERIFY(sameFloats(streamedFeature->simulation.quantized_activations.values,
+                           memoryFeature->simulation.quantized_activations.values));
+        compareStats(streamedFeature->simulation.gathered_rows, memoryFeature->simulation.gathered_rows, "gathered",
+                     "streamed");
+        compareStats(streamedFeature->simulation.stats, memoryFeature->simulation.stats, "stats", "streamed");
+        QCOMPARE(streamedFeature->simulation.unique_ids, memoryFeature->simulation.unique_ids);
+        QCOMPARE(streamedFeature->sharding.vocabulary_size, memoryFeature->sharding.vocabulary_size);
+        QCOMPARE(streamedFeature->sharding.traffic_imbalance, memoryFeature->sharding.traffic_imbalance);
+        IdBatch bad = *batch;
+        bad.ids.values[3] = table.rows;
+        const auto badFeature = analyzeFeatureStream(**stream, bad, "mean", q, 4, tpu::PartitionStrategy::Mod);
+        QVERIFY(!badFeature.ok());
+        QVERIFY(badFeature.error().message.find("indices[3]") != std::string::npos);
+    }
+
+    // A .npy table bigger than the memory a child process may use: it cannot be read into
+    // memory there, and its streamed analysis still gives the parent's in-memory figures.
+    void streamedTableLargerThanMemory() {
+        QTemporaryDir dir;
+        const tpu::QuantizationConfig q{256, -0.2, 0.2};
+        const std::string path = dir.filePath("big.npy").toStdString();
+        TableAnalysisOptions options;
+        options.chunk_elements = 16 * kReduceBlock;  // 4 MB per chunk
+        const int64_t rows = 125000, dim = 128;       // 16M values, 64 MB
+        TableAnalysis expected;
+        {
+            const auto table = randomTable(rows, dim, 9, 0.09, {}, 0);
+            QVERIFY(data::writeNpy(path, table.values, {rows, dim}).ok());
+            auto a = analyzeTable(table, q, options, Exec{1});
+            QVERIFY(a.ok());
+            expected = *a;
+        }  // the table's memory is given back before the fork
+        const pid_t child = fork();
+        QVERIFY(child >= 0);
+        if (child == 0) _exit(childAnalysis(path, q, options, expected));
+        int status = 0;
+        QCOMPARE(waitpid(child, &status, 0), child);
+        QVERIFY(WIFEXITED(status));
+        QCOMPARE(WEXITSTATUS(status), 0);
+    }
+
     // The errors, in the reference's order.
     void errorsAsTheReference() {
         const tpu::RowMatrix nans{100, 2, std::vector<float>(200, kNaN)};
@@ -253,6 +345,43 @@ private slots:
     }
 
 private:
+    // In the forked child: address space capped 48 MB above what is mapped now (below the
+    // file's 64 MB of values). Exit codes: 0 ok, 2 the table could be allocated (the cap
+    // does not bite), 3 opening failed, 4 the analysis failed, 5 a figure differs.
+    static int childAnalysis(const std::string& path, const tpu::QuantizationConfig& q,
+                             const TableAnalysisOptions& options, const TableAnalysis& expected) {
+        mallopt(M_ARENA_MAX, 1);  // no 64 MB malloc arena per thread
+        rlimit cap{};
+        cap.rlim_cur = cap.rlim_max = static_cast<rlim_t>(mappedBytes() + (int64_t{48} << 20));
+        if (setrlimit(RLIMIT_AS, &cap) != 0) return 6;
+        try {
+            std::vector<float> whole(size_t{16} << 20);
+            return whole[12] == 0 ? 2 : 2;
+        } catch (const std::bad_alloc&) {
+        }
+        auto stream = NpyTableStream::open(path);
+        if (!stream) return 3;
+        const auto a = analyzeTableStream(**stream, (*stream)->rows(), (*stream)->dim(), q, options, Exec{1});
+        if (!a) return 4;
+        const bool same = a->occupancy->counts == expected.occupancy->counts &&
+                          bits(a->table_error.mse) == bits(expected.table_error.mse) &&
+                          bits(a->table_error.cosine) == bits(expected.table_error.cosine) &&
+                          a->table_error.distinct_levels == expected.table_error.distinct_levels &&
+                          bits(a->suggestions[2].upper) == bits(expected.suggestions[2].upper) &&
+                          bits(a->suggestions[3].mse) == bits(expected.suggestions[3].mse) &&
+                          a->storage->bytes_codes == expected.storage->bytes_codes;
+        return same ? 0 : 5;
+    }
+    // VmSize of this process, from /proc/self/status.
+    static int64_t mappedBytes() {
+        std::ifstream status("/proc/self/status");
+        std::string key;
+        int64_t kb = 0;
+        while (status >> key)
+            if (key == "VmSize:" && status >> kb) break;
+        return kb * 1024;
+    }
+
     static const std::vector<Case>& cases() {
         static const std::vector<Case> all = {
             {"tiny 3x5, 256 buckets", 3, 5, 0.1, tpu::QuantizationConfig{256, -0.2, 0.2}, 0.2},
