@@ -26,7 +26,7 @@ struct FeatureSimulation {
     analysis::ErrorStats stats_after_combine;  // float vs quantized_after_combine
     analysis::ErrorStats gathered_rows;    // every gathered row: float vs quantized values
     int64_t examples = 0, ids = 0, unique_ids = 0, empty_examples = 0;
-    double lookup_ms = 0;                  // wall time of the simulated (quantized) lookup
+    double lookup_ms = 0;                  // wall time of the lookup (float and quantized activations)
 };
 
 // Without a quantization config, quantized == float and the stats show zero error.
