@@ -311,7 +311,7 @@ void MainWindow::showResult(ExplorerResultPtr result, quint64 serial, double ms)
     panel_->setError(QString());
     statusLabel_->setText(tr("%1 · %2 values · SQNR %3 dB · %4 levels used")
                               .arg(QString::fromUtf8(qs::quantOpName(result->spec.op).data()))
-                              .arg(QLocale().toString(static_cast<qlonglong>(result->output.size())))
+                              .arg(QLocale().toString(static_cast<qlonglong>(result->stats.count + result->stats.nan_pairs)))
                               .arg(result->stats.sqnr_db, 0, 'f', 2)
                               .arg(result->stats.distinct_levels));
     timingLabel_->setText(tr("computed in %1 ms").arg(ms, 0, 'f', 1));

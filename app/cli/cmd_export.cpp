@@ -210,6 +210,7 @@ int runExport(const std::vector<std::string>& args) {
     // The computation: the GUI's, with a transfer curve fine enough for the CSV.
     analysis::ExplorerOptions options;
     options.curve_samples = std::max(options.curve_samples, kTransferCsvSamples);
+    options.keep_output = false;  // the exports draw statistics and histograms, not Q(x)
     if (session) options.channel = session->view.channel;
     Result<analysis::ExplorerResult> result = analysis::computeExplorer(spec, dataset->ref(), options);
     if (!result) {

@@ -25,6 +25,8 @@ Result<ComparisonAnalysis> computeComparison(const TensorRef<float>& data, const
     ExplorerOptions options;
     options.exec = exec;
     options.curve_samples = kCurveSamples;
+    options.keep_output = false;
+    options.data_range = dataRange(data.data, exec);  // the same data for every scheme
     for (size_t i = 0; i < specs.size(); ++i) {
         ComparisonEntry& e = out.entries[i];
         e.spec = specs[i];

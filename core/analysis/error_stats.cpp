@@ -1,5 +1,7 @@
 #include "core/analysis/error_stats.h"
 
+#include "core/analysis/distinct_counter.h"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -28,56 +30,6 @@ void radixSort(std::vector<uint32_t>& keys) {
         keys.swap(tmp);
     }
 }
-
-// Counts distinct float bit patterns with an open-addressing hash set. Quantized outputs
-// have few levels (256 for 8 bits), so the table stays in cache and one pass costs ~2 ns a
-// value, against ~25 ns for sorting. Past kMaxTable entries it gives up (`overflowed`) and
-// the caller sorts instead.
-class DistinctCounter {
-public:
-    void add(float v) {
-        if (overflowed_) return;
-        if (v == 0.0f) v = 0.0f;  // -0 and +0 are the same level
-        uint32_t key;
-        std::memcpy(&key, &v, sizeof key);
-        if (key == kEmpty) {  // the one pattern the table cannot hold (a NaN, never added)
-            return;
-        }
-        size_t i = hash(key) & mask_;
-        while (table_[i] != kEmpty) {
-            if (table_[i] == key) return;
-            i = (i + 1) & mask_;
-        }
-        table_[i] = key;
-        if (++size_ * 2 > table_.size()) grow();
-    }
-    bool overflowed() const { return overflowed_; }
-    int64_t count() const { return static_cast<int64_t>(size_); }
-
-private:
-    static constexpr uint32_t kEmpty = 0xFFFFFFFFu;  // a NaN pattern
-    static constexpr size_t kMaxTable = size_t{1} << 24;
-    static size_t hash(uint32_t k) { return (k * 0x9E3779B1u) ^ (k >> 15); }
-    void grow() {
-        if (table_.size() >= kMaxTable) {
-            overflowed_ = true;
-            return;
-        }
-        std::vector<uint32_t> old(table_.size() * 2, kEmpty);
-        old.swap(table_);
-        mask_ = table_.size() - 1;
-        for (uint32_t k : old) {
-            if (k == kEmpty) continue;
-            size_t i = hash(k) & mask_;
-            while (table_[i] != kEmpty) i = (i + 1) & mask_;
-            table_[i] = k;
-        }
-    }
-    std::vector<uint32_t> table_ = std::vector<uint32_t>(4096, kEmpty);
-    size_t mask_ = 4095;
-    size_t size_ = 0;
-    bool overflowed_ = false;
-};
 
 }  // namespace
 
@@ -128,18 +80,18 @@ Result<ErrorStats> errorStats(std::span<const float> x, std::span<const float> y
     if (x.size() != y.size())
         return invalidArgument("error statistics need inputs of equal length, got " +
                                std::to_string(x.size()) + " and " + std::to_string(y.size()));
-    ErrorSums sums;
+    BlockedErrorSums blocked;
+    int64_t clipped = 0;
     DistinctCounter levels;  // distinct y among the counted pairs
     for (size_t i = 0; i < x.size(); ++i) {
-        const double xi = x[i], yi = y[i];
-        if (std::isnan(xi) || std::isnan(yi)) {
-            ++sums.nan_pairs;
-            continue;
-        }
-        sums.add(xi, yi);
-        if (clip && (xi < clip->lo || xi > clip->hi)) ++sums.clipped;
+        blocked.add(x[i], y[i]);
+        if (std::isnan(x[i]) || std::isnan(y[i])) continue;
+        const double xi = x[i];
+        if (clip && (xi < clip->lo || xi > clip->hi)) ++clipped;
         levels.add(y[i]);
     }
+    ErrorSums sums = blocked.total();
+    sums.clipped = clipped;
     ErrorStats s = statsFromSums(sums);
     if (s.count == 0) return s;
     if (levels.overflowed()) {  // more than 8M levels: sort the counted y values instead

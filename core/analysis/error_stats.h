@@ -1,6 +1,6 @@
 // Error statistics of a quantizer: input x against output y, element by element. Sums are
-// accumulated in double, in index order (deterministic), so 10M samples cost one pass plus
-// a radix sort for the distinct-level count.
+// accumulated in double, in a fixed order (BlockedErrorSums: deterministic for any thread
+// count), so 10M samples cost one pass plus a hash of the distinct levels.
 //
 // NaN: a pair where x or y is NaN is skipped and counted in `nan_pairs`; every other
 // statistic is over the remaining `count` pairs. Infinities are not skipped: they propagate
@@ -63,6 +63,36 @@ struct ErrorSums {
         xy += o.xy;
         if (o.max_abs > max_abs || std::isnan(o.max_abs)) max_abs = o.max_abs;
     }
+};
+
+// The order every error sum is taken in, whatever the thread count: the pairs are cut into
+// consecutive blocks of kStatsBlock positions (NaN pairs included), each block is summed in
+// order on its own and the blocks' sums are added in order. A parallel pass (the
+// explorer's fused pass) sums blocks on different threads and folds them in order, so it
+// gives the very numbers errorStats gives.
+inline constexpr int64_t kStatsBlock = int64_t{1} << 16;
+
+// ErrorSums in that order, fed one pair at a time (NaN pairs counted, not summed).
+class BlockedErrorSums {
+public:
+    void add(float x, float y) {
+        if (std::isnan(x) || std::isnan(y)) ++block_.nan_pairs;
+        else block_.add(x, y);
+        if (++filled_ == kStatsBlock) {
+            total_.merge(block_);
+            block_ = {};
+            filled_ = 0;
+        }
+    }
+    ErrorSums total() const {
+        ErrorSums t = total_;
+        t.merge(block_);
+        return t;
+    }
+
+private:
+    ErrorSums total_, block_;
+    int64_t filled_ = 0;
 };
 
 // Every statistic but distinct_levels (left 0) from the sums, with errorStats' conventions.

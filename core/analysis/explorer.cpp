@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <thread>
+#include <mutex>
 
-#include "core/thread_budget.h"
+#include "core/analysis/distinct_counter.h"
+#include "core/analysis/explorer_pass.h"
 
 namespace qs::analysis {
 
@@ -16,17 +17,6 @@ bool cancelled(const ExplorerOptions& o) {
 }
 
 Error cancelledError() { return {"Cancelled", "the computation was superseded"}; }
-
-// Min/max of the non-NaN values (0, 0 when there are none).
-void finiteRange(std::span<const float> v, float& lo, float& hi) {
-    lo = std::numeric_limits<float>::infinity();
-    hi = -lo;
-    for (float x : v) {
-        lo = x < lo ? x : lo;
-        hi = x > hi ? x : hi;
-    }
-    if (lo > hi) lo = hi = 0.0f;
-}
 
 // A histogram window holding both the data and the quantizer's range, with a small margin
 // so the clip lines are not drawn on the frame.
@@ -55,138 +45,153 @@ std::vector<double> uniformCounts(const Histogram& h, double step, int64_t insid
     return out;
 }
 
+// Everything the fused pass needs that is known before it starts: the slices, the data's
+// range (for the data histogram's window) and the error histogram's span.
+Result<PassSetup> setUp(ExplorerResult& r, const ExplorerOptions& options, float data_min,
+                        float data_max) {
+    if (options.histogram_bins < 1 || options.error_bins < 1)
+        return invalidArgument("histograms need at least 1 bin");
+    r.data_min = data_min;
+    r.data_max = data_max;
+    const SliceQuant& q0 = r.run.slices.front();
+    r.clip_lo = q0.output_min;
+    r.clip_hi = q0.output_max;
+    PassSetup s;
+    s.layout = r.run.layout;
+    s.slices = &r.run.slices;
+    histogramWindow(std::min({r.data_min, q0.output_min, q0.requested_min}),
+                    std::max({r.data_max, q0.output_max, q0.requested_max}), s.data_lo, s.data_hi);
+    s.data_bins = options.histogram_bins;
+    // Error histogram over ±Δ (the largest step of any slice), uniform model on ±Δ/2.
+    r.step = q0.step;
+    double span = 0;
+    for (const SliceQuant& q : r.run.slices) span = std::max(span, std::abs(q.step));
+    if (!(span > 0) || !std::isfinite(span)) span = 1.0;
+    r.error_span = span;
+    s.error_span = span;
+    s.error_bins = options.error_bins;
+    return s;
+}
+
+// The result's numbers from the pass's totals: statistics, histograms, clip counts.
+void finish(ExplorerResult& r, const PassTotals& t, int64_t n) {
+    r.stats = statsFromSums(t.sums);
+    r.stats.distinct_levels = t.distinct_levels;
+    r.data_hist = t.share.data.histogram();
+    r.error_hist = t.share.err.histogram();
+    r.clipped_below = t.share.below;
+    r.clipped_above = t.share.above;
+    r.stats.fraction_clipped = r.stats.count > 0 ? static_cast<double>(r.clipped_below + r.clipped_above) /
+                                                       static_cast<double>(n)
+                                                 : statsFromSums({}).fraction_clipped;
+    const int64_t inside = n - r.clipped_below - r.clipped_above - r.stats.nan_pairs;
+    r.error_uniform_counts = uniformCounts(r.error_hist, std::abs(r.step), inside);
+}
+
+Status attachCurve(ExplorerResult& r, const QuantSpec& spec, const ExplorerOptions& options) {
+    r.curve_channel = std::clamp<int64_t>(options.channel, 0, r.run.layout.depth - 1);
+    const SliceQuant& qc = r.run.slices[static_cast<size_t>(r.curve_channel)];
+    auto curve = sampleTransferCurve(sliceSpec(spec, qc), options.curve_samples);
+    if (!curve) return curve.error();
+    r.curve = std::move(*curve);
+    return okStatus();
+}
+
 }  // namespace
+
+std::pair<float, float> dataRange(std::span<const float> values, const Exec& exec) {
+    std::mutex m;
+    std::vector<std::pair<int64_t, std::pair<float, float>>> parts;
+    parallelFor(exec, static_cast<int64_t>(values.size()), [&](int64_t b, int64_t e) {
+        float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+        for (int64_t i = b; i < e; ++i) {
+            const float v = values[static_cast<size_t>(i)];
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        const std::lock_guard lock(m);
+        parts.push_back({b, {lo, hi}});
+    });
+    std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+    for (const auto& [b, p] : parts) {  // in index order: the first of equal extremes stays
+        lo = p.first < lo ? p.first : lo;
+        hi = p.second > hi ? p.second : hi;
+    }
+    if (lo > hi) lo = hi = 0.0f;  // no finite data
+    return {lo, hi};
+}
 
 Result<ExplorerResult> computeExplorer(const QuantSpec& spec, const TensorRef<float>& data,
                                        const ExplorerOptions& options) {
     ExplorerResult r;
     r.spec = spec;
     const size_t n = data.data.size();
-    r.output.resize(n);
     if (cancelled(options)) return cancelledError();
-    auto run = applySpec(spec, data, r.output, {}, options.exec);
+    // The op's output: kept in the result, or in a buffer this thread reuses edit after edit.
+    thread_local std::vector<float> scratch;
+    std::vector<float>& out = options.keep_output ? r.output : scratch;
+    if (out.size() < n || (!options.keep_output && out.size() > 4 * n + (size_t{1} << 20)))
+        out.assign(n, 0.0f);  // a reused buffer shrinks when the data does
+    auto run = applySpec(spec, data, std::span<float>(out.data(), n), {}, options.exec);
     if (!run) return run.error();
     r.run = std::move(*run);
     if (r.run.slices.empty() || r.run.layout.depth < 1)  // applySpec refuses empty data
         return invalidArgument("the data has no values");
     if (cancelled(options)) return cancelledError();
 
-    const SliceLayout& l = r.run.layout;
+    const auto [lo, hi] = options.data_range ? *options.data_range : dataRange(data.data, options.exec);
+    auto setup = setUp(r, options, lo, hi);
+    if (!setup) return setup.error();
     const std::span<const float> x = data.data;
-    const std::span<const float> y(r.output);
-
-    // Two independent halves run side by side (2 cores make the 1M-sample budget): the error
-    // statistics, and one pass for range/clipping/error values followed by the histograms.
-    Result<ErrorStats> stats = ErrorStats{};
-    std::vector<float> err(n);
-    // It may run on a second thread, where an escaping exception would end the program:
-    // it becomes the result's error instead (the caller's job reports it).
-    auto statsPart = [&] {
-        try {
-            stats = errorStats(x, y);
-        } catch (const std::exception& e) {
-            stats = Result<ErrorStats>(Error{"ResourceExhausted", e.what()});
-        }
-    };
-    auto histogramPart = [&]() -> Status {
-        float lo = std::numeric_limits<float>::infinity(), hi = -lo;
-        for (int64_t b = 0; b < l.blocks(); ++b) {
-            const SliceQuant& q = r.run.slices[static_cast<size_t>(b % l.depth)];
-            int64_t below = 0, above = 0;
-            for (int64_t i = b * l.post; i < (b + 1) * l.post; ++i) {
-                const auto k = static_cast<size_t>(i);
-                const float v = x[k];
-                lo = v < lo ? v : lo;
-                hi = v > hi ? v : hi;
-                below += v < q.output_min;
-                above += v > q.output_max;
-                err[k] = v - y[k];
-            }
-            r.clipped_below += below;
-            r.clipped_above += above;
-        }
-        if (lo > hi) lo = hi = 0.0f;  // no finite data
-        r.data_min = lo;
-        r.data_max = hi;
-
-        // Data histogram with the (slice 0) quantizer's range.
-        const SliceQuant& q0 = r.run.slices.front();
-        r.clip_lo = q0.output_min;
-        r.clip_hi = q0.output_max;
-        double hlo = 0, hhi = 0;
-        histogramWindow(std::min({r.data_min, q0.output_min, q0.requested_min}),
-                        std::max({r.data_max, q0.output_max, q0.requested_max}), hlo, hhi);
-        auto dh = histogram(x, hlo, hhi, options.histogram_bins);
-        if (!dh) return dh.error();
-        r.data_hist = std::move(*dh);
-
-        // Error histogram over ±Δ (the largest step of any slice), uniform model on ±Δ/2.
-        r.step = q0.step;
-        double span = 0;
-        for (const SliceQuant& q : r.run.slices) span = std::max(span, std::abs(q.step));
-        if (!(span > 0) || !std::isfinite(span)) span = 1.0;
-        r.error_span = span;
-        auto eh = histogram(err, -span, span, options.error_bins);
-        if (!eh) return eh.error();
-        r.error_hist = std::move(*eh);
-        return okStatus();
-    };
-    Status histOk = okStatus();
-    {
-        // The second thread is one of the process's workers, when one is free.
-        const BudgetLease second(ThreadBudget::process(), options.exec.threads > 1 ? 1 : 0);
-        if (second.workers() > 0) {
-            // A jthread joins even when histogramPart throws (a bare std::thread would end
-            // the program), before the lease is given back.
-            const std::jthread other(statsPart);
-            histOk = histogramPart();
-        } else {
-            statsPart();
-            histOk = histogramPart();
-        }
-    }
-    if (!stats) return stats.error();
-    if (!histOk) return histOk.error();
-    r.stats = *stats;
-    if (r.stats.count > 0)
-        r.stats.fraction_clipped =
-            static_cast<double>(r.clipped_below + r.clipped_above) / static_cast<double>(n);
-    const int64_t inside =
-        static_cast<int64_t>(n) - r.clipped_below - r.clipped_above - r.stats.nan_pairs;
-    r.error_uniform_counts = uniformCounts(r.error_hist, std::abs(r.step), inside);
+    const std::span<const float> y(out.data(), n);
+    auto totals = fusedPass(*setup, x, y, options.exec, options.cancel);
+    if (!totals) return totals.error();
+    finish(r, *totals, static_cast<int64_t>(n));
     if (cancelled(options)) return cancelledError();
 
-    // Per-channel summary.
-    if (l.depth > 1) {
-        std::vector<float> xs, ys;
-        for (int64_t d = 0; d < l.depth; ++d) {
-            xs.clear();
-            ys.clear();
-            for (int64_t b = d; b < l.blocks(); b += l.depth)
-                for (int64_t i = b * l.post; i < (b + 1) * l.post; ++i) {
-                    xs.push_back(x[static_cast<size_t>(i)]);
-                    ys.push_back(y[static_cast<size_t>(i)]);
-                }
-            ChannelSummary c;
-            c.quant = r.run.slices[static_cast<size_t>(d)];
-            finiteRange(xs, c.data_min, c.data_max);
-            for (float v : xs) c.clipped += (v < c.quant.output_min) || (v > c.quant.output_max);
-            auto cs = errorStats(xs, ys);
-            if (!cs) return cs.error();
-            c.stats = *cs;
-            c.stats.fraction_clipped =
-                xs.empty() ? 0.0 : static_cast<double>(c.clipped) / static_cast<double>(xs.size());
-            r.channels.push_back(c);
-            if (cancelled(options)) return cancelledError();
-        }
+    if (r.run.layout.depth > 1) {
+        auto channels = channelSummaries(*setup, x, y, options.exec, options.cancel);
+        if (!channels) return channels.error();
+        r.channels = std::move(*channels);
     }
+    if (cancelled(options)) return cancelledError();
+    if (Status s = attachCurve(r, spec, options); !s) return s.error();
+    return r;
+}
 
-    // The transfer curve of the chosen slice, for the range that slice was fed.
-    r.curve_channel = std::clamp<int64_t>(options.channel, 0, l.depth - 1);
-    const SliceQuant& qc = r.run.slices[static_cast<size_t>(r.curve_channel)];
-    auto curve = sampleTransferCurve(sliceSpec(spec, qc), options.curve_samples);
-    if (!curve) return curve.error();
-    r.curve = std::move(*curve);
+Result<ExplorerResult> computeExplorerStream(const QuantSpec& spec, const data::FloatStream& data,
+                                             const Shape& shape, const ExplorerOptions& options) {
+    const int64_t n = data.size();
+    if (numElements(shape) != n)
+        return invalidArgument("the shape " + shapeString(shape) + " does not hold the " +
+                               std::to_string(n) + " values of " + data.name());
+    if (n == 0) return invalidArgument("the data has no values (shape " + shapeString(shape) + ")");
+    auto keepGoing = [&options](double fraction) {
+        if (cancelled(options)) return false;
+        return !options.progress || options.progress(fraction);
+    };
+    const SliceLayout layout = sliceLayoutOf(spec, shape);
+
+    // Scan 1: the data's range, and each slice's when the quantizer takes it from the data.
+    auto ranges = scanRanges(data, layout, rangesFromData(spec), options.stream_chunk, [&](double f) { return keepGoing(0.5 * f); });
+    if (!ranges) return ranges.error().kind == "Cancelled" ? cancelledError() : ranges.error();
+    auto prepared = prepareRun(spec, shape, ranges->slice_mins, ranges->slice_maxs);
+    if (!prepared) return prepared.error();
+
+    ExplorerResult r;
+    r.spec = spec;
+    r.run = prepared->run;
+    auto setup = setUp(r, options, ranges->lo, ranges->hi);
+    if (!setup) return setup.error();
+    // Scan 2: Q(x) chunk by chunk, through the fused pass.
+    auto totals = fusedStreamPass(*setup, data, prepared->quantizers, options.stream_chunk,
+                                  options.exec, options.cancel,
+                                  [&](double f) { return keepGoing(0.5 + 0.5 * f); });
+    if (!totals) return totals.error().kind == "Cancelled" ? cancelledError() : totals.error();
+    finish(r, totals->totals, n);
+    r.channels = std::move(totals->channels);
+    if (Status s = attachCurve(r, spec, options); !s) return s.error();
     return r;
 }
 

@@ -6,12 +6,15 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <vector>
 
 #include "core/analysis/error_stats.h"
 #include "core/analysis/histogram.h"
 #include "core/analysis/quant_spec.h"
 #include "core/analysis/transfer_curve.h"
+#include "core/data/float_stream.h"
 #include "core/status.h"
 #include "core/tensor.h"
 
@@ -24,7 +27,21 @@ struct ExplorerOptions {
     int64_t channel = 0;  // the slice whose transfer curve is drawn (per-channel runs)
     Exec exec = Exec::allCores();
     const std::atomic<bool>* cancel = nullptr;  // set to abandon the computation
+    // false: ExplorerResult::output stays empty (nothing per element is kept; the views
+    // need only the statistics and histograms).
+    bool keep_output = true;
+    // The data's min/max (non-NaN) when the caller has it already: it depends on the data
+    // alone, so the GUI finds it once per data set (dataRange) instead of on every edit.
+    std::optional<std::pair<float, float>> data_range;
+    // Streamed data: called with the fraction done; returning false cancels.
+    std::function<bool(double fraction)> progress;
+    // Streamed data: elements per chunk read (rounded to whole kStatsBlock blocks).
+    int64_t stream_chunk = int64_t{1} << 22;
 };
+
+// Min/max of the non-NaN values (0, 0 when there are none), the first of equal extremes
+// kept (-0.0 vs +0.0), as one scan in index order finds them; parallel.
+std::pair<float, float> dataRange(std::span<const float> values, const Exec& exec = Exec::allCores());
 
 struct ChannelSummary {
     float data_min = 0, data_max = 0;
@@ -36,7 +53,7 @@ struct ChannelSummary {
 struct ExplorerResult {
     QuantSpec spec;
     QuantRun run;
-    std::vector<float> output;  // Q(x) for every element, as TF returns it
+    std::vector<float> output;  // Q(x) for every element, as TF returns it (if kept)
     ErrorStats stats;           // over the whole tensor (fraction_clipped per slice range)
     float data_min = 0, data_max = 0;
 
@@ -60,7 +77,18 @@ struct ExplorerResult {
 };
 
 // Errors: the op's own (TF's kind and text), "Cancelled" when options.cancel was set.
+// The op runs over the data once (applySpec); everything else comes from one fused
+// parallel pass over (x, Q(x)) whose sums are folded in a fixed order, so the numbers are
+// those of errorStats/histogram per statistic, for any thread count.
 Result<ExplorerResult> computeExplorer(const QuantSpec& spec, const TensorRef<float>& data,
                                        const ExplorerOptions& options = {});
+
+// The same result for data read in chunks (a file larger than memory): one scan for the
+// ranges, then the fused pass with Q(x) computed chunk by chunk (SliceQuantizer, the op's
+// own arithmetic); memory stays bounded by the chunks. `output` is never kept. The numbers
+// equal computeExplorer's on the same values, except distinct_levels past 16M levels
+// (then -1: not counted). Reports progress (two scans: 0..0.5, 0.5..1) and honours cancel.
+Result<ExplorerResult> computeExplorerStream(const QuantSpec& spec, const data::FloatStream& data,
+                                             const Shape& shape, const ExplorerOptions& options = {});
 
 }  // namespace qs::analysis

@@ -15,25 +15,9 @@ Result<Histogram> histogram(std::span<const float> values, double lo, double hi,
     if (bins < 1) return invalidArgument("histogram needs at least 1 bin, got " + std::to_string(bins));
     if (!(std::isfinite(lo) && std::isfinite(hi) && lo < hi))
         return invalidArgument("histogram range must be finite with lo < hi");
-    Histogram h;
-    h.lo = lo;
-    h.hi = hi;
-    h.counts.assign(static_cast<size_t>(bins), 0);
-    const double scale = bins / (hi - lo);
-    int64_t* counts = h.counts.data();
-    for (float f : values) {
-        const double v = f;
-        if (v < lo) ++h.underflow;        // includes -inf
-        else if (v >= hi) ++h.overflow;   // includes +inf
-        else if (v == v) {
-            int64_t b = static_cast<int64_t>((v - lo) * scale);  // >= 0, so trunc == floor
-            if (b >= bins) b = bins - 1;
-            ++counts[b];
-        } else {
-            ++h.nan_count;
-        }
-    }
-    return h;
+    HistogramCounter counter(lo, hi, bins);
+    for (float f : values) counter.add(f);
+    return counter.histogram();
 }
 
 }  // namespace qs::analysis

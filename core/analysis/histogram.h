@@ -30,6 +30,50 @@ struct Histogram {
     int64_t inRange() const;  // sum of counts
 };
 
+// Counts values one at a time into the bins histogram() uses, with the very same
+// arithmetic; counters of parts of the data merge into the histogram of the whole.
+// The caller has checked the arguments as histogram() does.
+class HistogramCounter {
+public:
+    HistogramCounter() = default;
+    HistogramCounter(double lo, double hi, int bins)
+        : lo_(lo), hi_(hi), scale_(bins / (hi - lo)), bins_(bins), counts_(static_cast<size_t>(bins), 0) {}
+    void add(float f) {
+        const double v = f;
+        if (v < lo_) ++underflow_;        // includes -inf
+        else if (v >= hi_) ++overflow_;   // includes +inf
+        else if (v == v) {
+            int64_t b = static_cast<int64_t>((v - lo_) * scale_);  // >= 0, so trunc == floor
+            if (b >= bins_) b = bins_ - 1;
+            ++counts_[static_cast<size_t>(b)];
+        } else {
+            ++nan_;
+        }
+    }
+    void merge(const HistogramCounter& o) {
+        for (size_t i = 0; i < counts_.size() && i < o.counts_.size(); ++i) counts_[i] += o.counts_[i];
+        underflow_ += o.underflow_;
+        overflow_ += o.overflow_;
+        nan_ += o.nan_;
+    }
+    Histogram histogram() const {
+        Histogram h;
+        h.lo = lo_;
+        h.hi = hi_;
+        h.counts = counts_;
+        h.underflow = underflow_;
+        h.overflow = overflow_;
+        h.nan_count = nan_;
+        return h;
+    }
+
+private:
+    double lo_ = 0, hi_ = 1, scale_ = 1;
+    int64_t bins_ = 1;
+    std::vector<int64_t> counts_;
+    int64_t underflow_ = 0, overflow_ = 0, nan_ = 0;
+};
+
 // bins >= 1 and finite lo < hi, else InvalidArgument. The bin of x is
 // floor((x - lo) * bins / (hi - lo)) in double, clamped to the last bin for x < hi that
 // rounds up to bins; a value within an ulp of an inner edge may land in either neighbour.

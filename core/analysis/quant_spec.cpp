@@ -90,12 +90,6 @@ void sliceMinMax(const TensorRef<float>& input, const SliceLayout& l, std::vecto
         if (mins[d] > maxs[d]) mins[d] = maxs[d] = 0.0f;  // empty or all-NaN slice
 }
 
-SliceLayout layoutOf(const QuantSpec& spec, const TensorRef<float>& input) {
-    if (usesAxis(spec.op) && spec.axis >= 0 && spec.axis < input.rank())
-        return SliceLayout::along(input.shape, static_cast<int>(spec.axis));
-    return SliceLayout::perTensor(input.size());
-}
-
 // A code (a float or double holding an integer) as int64_t, as x86's cvttsd2si converts it:
 // NaN and values outside int64_t give INT64_MIN. A degenerate range makes codes NaN (the TPU
 // formula's 0/0 when lower == upper): zero_code has shown, and exported, INT64_MIN for that,
@@ -243,6 +237,50 @@ ValuePoint SliceQuantizer::operator()(float x) const {
     return {tpu::simulatedBucketF32(x, k), tpu::simulateQuantizationF32(x, k)};
 }
 
+float SliceQuantizer::value(float x) const {
+    if (const auto* v = std::get_if<V2>(&impl_))
+        return dequantizeValue(quantizeV2Value(x, v->params, v->attrs), v->params.output_min,
+                               v->params.output_max, v->dequant);
+    if (const auto* v = std::get_if<Qdq>(&impl_)) return qdqValue(x, v->params, v->round);
+    return tpu::simulateQuantizationF32(x, std::get<tpu::SimQuantF32>(impl_));
+}
+
+SliceLayout sliceLayoutOf(const QuantSpec& spec, const Shape& shape) {
+    if (usesAxis(spec.op) && spec.axis >= 0 && spec.axis < static_cast<int64_t>(shape.size()))
+        return SliceLayout::along(shape, static_cast<int>(spec.axis));
+    return SliceLayout::perTensor(numElements(shape));
+}
+
+bool rangesFromData(const QuantSpec& spec) {
+    // Each slice's own range whenever an axis is set, also along an axis of size 1 (one
+    // slice, but still "each channel's own min/max": the form disables the given range).
+    return (spec.op == QuantOp::QuantizeV2 && spec.axis >= 0 &&
+            spec.range_source == RangeSource::FromData) ||
+           (isQdq(spec.op) && !spec.range_given);
+}
+
+Result<PreparedRun> prepareRun(const QuantSpec& spec, const Shape& shape,
+                               std::span<const float> data_mins, std::span<const float> data_maxs) {
+    if (numElements(shape) == 0)
+        return invalidArgument("the data has no values (shape " + shapeString(shape) + ")");
+    PreparedRun p;
+    p.run.layout = sliceLayoutOf(spec, shape);
+    const int64_t depth = p.run.layout.depth;
+    const bool fromData = rangesFromData(spec);
+    if (fromData && (static_cast<int64_t>(data_mins.size()) != depth ||
+                     static_cast<int64_t>(data_maxs.size()) != depth))
+        return invalidArgument("prepareRun needs one data min/max per slice");
+    for (int64_t d = 0; d < depth; ++d) {
+        const auto i = static_cast<size_t>(d);
+        auto q = SliceQuantizer::make(spec, fromData ? data_mins[i] : spec.min_range,
+                                      fromData ? data_maxs[i] : spec.max_range);
+        if (!q) return q.error();
+        p.run.slices.push_back(q->info());
+        p.quantizers.push_back(std::move(*q));
+    }
+    return p;
+}
+
 Result<QuantRun> applySpec(const QuantSpec& spec, const TensorRef<float>& input,
                            std::span<float> output, std::span<int32_t> codes, const Exec& exec) {
     if (output.size() < input.data.size())
@@ -252,17 +290,13 @@ Result<QuantRun> applySpec(const QuantSpec& spec, const TensorRef<float>& input,
     if (input.size() == 0)
         return invalidArgument("the data has no values (shape " + shapeString(input.shape) + ")");
     QuantRun run;
-    run.layout = layoutOf(spec, input);
+    run.layout = sliceLayoutOf(spec, input.shape);
     const SliceLayout& l = run.layout;
     // The range inputs, per slice when an axis is set.
     std::vector<float> mins(static_cast<size_t>(l.depth), spec.min_range);
     std::vector<float> maxs(static_cast<size_t>(l.depth), spec.max_range);
     std::vector<float> dataMins, dataMaxs;
-    // Each slice's own range whenever an axis is set, also along an axis of size 1 (one
-    // slice, but still "each channel's own min/max": the form disables the given range).
-    const bool fromData = (spec.op == QuantOp::QuantizeV2 && spec.axis >= 0 &&
-                           spec.range_source == RangeSource::FromData) ||
-                          (isQdq(spec.op) && !spec.range_given);
+    const bool fromData = rangesFromData(spec);
     if (fromData) {
         sliceMinMax(input, l, dataMins, dataMaxs, exec);
         if (spec.op == QuantOp::QuantizeV2) {

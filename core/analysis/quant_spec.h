@@ -104,6 +104,12 @@ Result<QuantRun> applySpec(const QuantSpec& spec, const TensorRef<float>& input,
                            std::span<float> output, std::span<int32_t> codes = {},
                            const Exec& exec = {});
 
+// How applySpec cuts a tensor of this shape into slices (per tensor unless an axis is set).
+SliceLayout sliceLayoutOf(const QuantSpec& spec, const Shape& shape);
+// Whether the slices' ranges are the data's own (per-channel FromData, QDQ without a given
+// range): then prepareRun needs each slice's data min/max.
+bool rangesFromData(const QuantSpec& spec);
+
 // The core ops' attributes a spec stands for (V3's num_bits is the value of its input).
 QuantizeV2Attrs quantizeV2Attrs(const QuantSpec& spec);
 DequantizeAttrs dequantizeAttrs(const QuantSpec& spec);
@@ -124,6 +130,8 @@ public:
     // (min, max) — for QDQ without a given range, pass the data's min/max.
     static Result<SliceQuantizer> make(const QuantSpec& spec, float min, float max);
     ValuePoint operator()(float x) const;
+    // Just Q(x), as the op outputs it (bit for bit what applySpec writes for this slice).
+    float value(float x) const;
     const SliceQuant& info() const { return info_; }
 
 private:
@@ -139,5 +147,16 @@ private:
     SliceQuant info_;
     std::variant<V2, Qdq, tpu::SimQuantF32> impl_;
 };
+
+// Each slice's quantizer for data of this shape without running the op over the data
+// (chunked passes over data too large to hold): `data_mins`/`data_maxs` are the slices'
+// data min/max (as applySpec's scan finds them; 0 for an all-NaN slice), needed only when
+// rangesFromData. Errors: the op's own for each slice's per-tensor form.
+struct PreparedRun {
+    QuantRun run;
+    std::vector<SliceQuantizer> quantizers;  // one per slice
+};
+Result<PreparedRun> prepareRun(const QuantSpec& spec, const Shape& shape,
+                               std::span<const float> data_mins, std::span<const float> data_maxs);
 
 }  // namespace qs

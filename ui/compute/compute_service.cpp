@@ -18,6 +18,7 @@ quint64 ComputeService::request(const qs::QuantSpec& spec, DatasetPtr data,
             qs::analysis::ExplorerOptions cancellable = options;
             cancellable.cancel = context.cancelFlag();
             const qs::data::Dataset empty;
+            if (data) cancellable.data_range = dataRangeOf(data, cancellable);
             auto r = qs::analysis::computeExplorer(spec, (data ? *data : empty).ref(), cancellable);
             const double milliseconds = context.elapsedMilliseconds();
             if (r) {
@@ -34,5 +35,18 @@ quint64 ComputeService::request(const qs::QuantSpec& spec, DatasetPtr data,
 }
 
 void ComputeService::cancelRunning() { runner_.cancel(); }
+
+std::pair<float, float> ComputeService::dataRangeOf(const DatasetPtr& data,
+                                                    const qs::analysis::ExplorerOptions& options) {
+    {
+        const std::lock_guard lock(rangeMutex_);
+        if (rangeData_.lock() == data) return range_;
+    }
+    const auto range = qs::analysis::dataRange(data->values, options.exec);
+    const std::lock_guard lock(rangeMutex_);
+    rangeData_ = data;
+    range_ = range;
+    return range;
+}
 
 }  // namespace qs::ui

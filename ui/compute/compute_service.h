@@ -6,6 +6,8 @@
 
 #include <QObject>
 #include <memory>
+#include <mutex>
+#include <utility>
 
 #include "core/analysis/explorer.h"
 #include "core/data/dataset.h"
@@ -35,7 +37,14 @@ signals:
     void failed(const QString& kind, const QString& message, quint64 serial);
 
 private:
+    // The data's min/max depends on the data alone: found once per data set (on the worker
+    // thread, by the first computation that needs it), not on every edit.
+    std::pair<float, float> dataRangeOf(const DatasetPtr& data, const qs::analysis::ExplorerOptions& options);
+
     quint64 nextSerial_ = 1;
+    std::mutex rangeMutex_;
+    std::weak_ptr<const qs::data::Dataset> rangeData_;
+    std::pair<float, float> range_{0.0f, 0.0f};
     JobRunner runner_;
 };
 

@@ -52,6 +52,7 @@ void ExplorerController::requestCompute() {
     computeDeferred_ = false;
     qs::analysis::ExplorerOptions options;
     options.channel = model_->viewState().channel;
+    options.keep_output = false;  // the views show statistics and histograms, never Q(x) itself
     latestSerial_ = compute_->request(model_->spec(), std::move(data), options);
 }
 

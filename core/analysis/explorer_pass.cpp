@@ -1,0 +1,289 @@
+#include "core/analysis/explorer_pass.h"
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+#include <optional>
+
+namespace qs::analysis {
+
+namespace {
+
+bool stop(const std::atomic<bool>* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
+
+Error cancelledError() { return {"Cancelled", "the computation was superseded"}; }
+
+constexpr int64_t kTile = 1024;
+
+const SliceQuant& sliceOfRun(const PassSetup& s, int64_t run) {
+    return (*s.slices)[static_cast<size_t>(run % s.layout.depth)];
+}
+
+// One block: x[0, n) and y[0, n) are the tensor's elements first .. first + n. The sums
+// are the block's own, summed in index order; the rest goes into `share`, whose counters
+// are moved into locals for the loop (through the reference every count would be a store
+// and a reload).
+ErrorSums fuseBlock(const PassSetup& s, const float* x, const float* y, int64_t first, int64_t n,
+                    PassShare& share) {
+    ErrorSums local;  // a local, not the return slot: its sums stay in registers
+    int64_t below = 0, above = 0;
+    float lo = share.lo, hi = share.hi;
+    HistogramCounter dataHist = std::move(share.data), errHist = std::move(share.err);
+    DistinctCounter levels = std::move(share.levels);
+    const int64_t post = s.layout.post;
+    for (int64_t i = 0; i < n;) {
+        const int64_t run = (first + i) / post;
+        const SliceQuant& q = sliceOfRun(s, run);
+        const float qlo = q.output_min, qhi = q.output_max;
+        const int64_t end = std::min(n, (run + 1) * post - first);
+        // Tiles small enough for L1, each statistic its own tight loop over the tile: one
+        // loop doing everything keeps too many chains in flight and spills.
+        for (int64_t tile = i; tile < end; tile = std::min(end, tile + kTile)) {
+            const int64_t tileEnd = std::min(end, tile + kTile);
+            for (int64_t k = tile; k < tileEnd; ++k) {
+                const float v = x[k];
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+                below += v < qlo;
+                above += v > qhi;
+            }
+            for (int64_t k = tile; k < tileEnd; ++k) dataHist.add(x[k]);
+            for (int64_t k = tile; k < tileEnd; ++k) errHist.add(x[k] - y[k]);
+            for (int64_t k = tile; k < tileEnd; ++k) {
+                if (std::isnan(x[k]) || std::isnan(y[k])) ++local.nan_pairs;
+                else local.add(x[k], y[k]);
+            }
+            for (int64_t k = tile; k < tileEnd; ++k)
+                if (!std::isnan(x[k]) && !std::isnan(y[k])) levels.add(y[k]);
+        }
+        i = end;
+    }
+    share.lo = lo;
+    share.hi = hi;
+    share.below += below;
+    share.above += above;
+    share.data = std::move(dataHist);
+    share.err = std::move(errHist);
+    share.levels = std::move(levels);
+    return ErrorSums(local);  // a copy: returning `local` itself would make it the return slot
+}
+
+// The distinct levels when the counter gave up: sort the counted outputs (values in memory).
+int64_t countLevelsBySorting(std::span<const float> x, std::span<const float> y) {
+    std::vector<float> used;
+    for (size_t i = 0; i < x.size(); ++i)
+        if (!std::isnan(x[i]) && !std::isnan(y[i])) used.push_back(y[i]);
+    return distinctValues(used);
+}
+
+// One channel's running numbers, fed its values in index order.
+struct ChannelAcc {
+    BlockedErrorSums sums;
+    DistinctCounter levels;
+    float lo = std::numeric_limits<float>::infinity(), hi = -std::numeric_limits<float>::infinity();
+    int64_t clipped = 0, count = 0;
+
+    void add(float v, float w, float qlo, float qhi) {
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+        clipped += (v < qlo) || (v > qhi);
+        sums.add(v, w);
+        if (!std::isnan(v) && !std::isnan(w)) levels.add(w);
+        ++count;
+    }
+    // `sortLevels` counts the channel's levels when the counter gave up (-1 if it cannot).
+    ChannelSummary summary(const SliceQuant& q, const std::function<int64_t()>& sortLevels) const {
+        ChannelSummary c;
+        c.quant = q;
+        c.data_min = lo > hi ? 0.0f : lo;  // empty or all-NaN channel
+        c.data_max = lo > hi ? 0.0f : hi;
+        c.clipped = clipped;
+        c.stats = statsFromSums(sums.total());
+        if (c.stats.count > 0) c.stats.distinct_levels = levels.overflowed() ? sortLevels() : levels.count();
+        c.stats.fraction_clipped =
+            count == 0 ? 0.0 : static_cast<double>(clipped) / static_cast<double>(count);
+        return c;
+    }
+};
+
+// Feeds channel d's elements among the tensor's [first, first + n) (x, y start at first).
+void feedChannel(const PassSetup& s, int64_t d, const float* x, const float* y, int64_t first,
+                 int64_t n, ChannelAcc& acc) {
+    const SliceLayout& l = s.layout;
+    const SliceQuant& q = (*s.slices)[static_cast<size_t>(d)];
+    int64_t run = first / l.post;
+    run += ((d - run % l.depth) + l.depth) % l.depth;  // the first run of channel d from here
+    for (; run * l.post < first + n; run += l.depth) {
+        const int64_t b = std::max(first, run * l.post), e = std::min(first + n, (run + 1) * l.post);
+        for (int64_t i = b; i < e; ++i)
+            acc.add(x[i - first], y[i - first], q.output_min, q.output_max);
+    }
+}
+
+// Each slice's min/max over [first, first + n), as applySpec's per-slice scan finds them.
+void sliceExtremes(const SliceLayout& l, const float* x, int64_t first, int64_t n,
+                   std::vector<float>& mins, std::vector<float>& maxs) {
+    for (int64_t i = 0; i < n;) {
+        const int64_t run = (first + i) / l.post;
+        const auto d = static_cast<size_t>(run % l.depth);
+        const int64_t end = std::min(n, (run + 1) * l.post - first);
+        float lo = mins[d], hi = maxs[d];
+        for (; i < end; ++i) {
+            lo = x[i] < lo ? x[i] : lo;
+            hi = x[i] > hi ? x[i] : hi;
+        }
+        mins[d] = lo;
+        maxs[d] = hi;
+    }
+}
+
+}  // namespace
+
+void PassShare::merge(const PassShare& later) {
+    data.merge(later.data);
+    err.merge(later.err);
+    levels.merge(later.levels);
+    below += later.below;
+    above += later.above;
+    lo = later.lo < lo ? later.lo : lo;  // equal extremes: the earlier one stays
+    hi = later.hi > hi ? later.hi : hi;
+}
+
+namespace {
+
+// The fused pass over x, y (the tensor's elements offset .. offset + x.size(), offset a
+// multiple of kStatsBlock): block sums folded into `sums` in block order, the rest merged
+// into `share` in index order.
+Status fuseInto(const PassSetup& setup, std::span<const float> x, std::span<const float> y,
+                int64_t offset, const Exec& exec, const std::atomic<bool>* cancel, ErrorSums& sums,
+                PassShare& share) {
+    const auto n = static_cast<int64_t>(x.size());
+    const int64_t blocks = (n + kStatsBlock - 1) / kStatsBlock;
+    std::vector<ErrorSums> blockSums(static_cast<size_t>(blocks));
+    std::mutex m;
+    std::vector<std::pair<int64_t, PassShare>> shares;
+    parallelFor(exec, blocks, 1, [&](int64_t k0, int64_t k1) {
+        PassShare part(setup);
+        for (int64_t k = k0; k < k1 && !stop(cancel); ++k) {
+            const int64_t first = k * kStatsBlock, count = std::min(kStatsBlock, n - first);
+            blockSums[static_cast<size_t>(k)] =
+                fuseBlock(setup, x.data() + first, y.data() + first, offset + first, count, part);
+        }
+        const std::lock_guard lock(m);
+        shares.emplace_back(k0, std::move(part));
+    });
+    if (stop(cancel)) return cancelledError();
+    std::sort(shares.begin(), shares.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [k0, part] : shares) share.merge(part);
+    for (const ErrorSums& b : blockSums) sums.merge(b);
+    return okStatus();
+}
+
+}  // namespace
+
+Result<PassTotals> fusedPass(const PassSetup& setup, std::span<const float> x,
+                             std::span<const float> y, const Exec& exec,
+                             const std::atomic<bool>* cancel) {
+    PassTotals t{{}, PassShare(setup), 0};
+    if (Status s = fuseInto(setup, x, y, 0, exec, cancel, t.sums, t.share); !s) return s.error();
+    if (t.share.lo > t.share.hi) t.share.lo = t.share.hi = 0.0f;
+    t.distinct_levels = t.share.levels.overflowed() ? countLevelsBySorting(x, y) : t.share.levels.count();
+    return t;
+}
+
+Result<std::vector<ChannelSummary>> channelSummaries(const PassSetup& setup, std::span<const float> x,
+                                                     std::span<const float> y, const Exec& exec,
+                                                     const std::atomic<bool>* cancel) {
+    const SliceLayout& l = setup.layout;
+    std::vector<ChannelSummary> out(static_cast<size_t>(l.depth));
+    const int64_t perSlice = std::max<int64_t>(1, l.pre * l.post);
+    parallelFor(exec, l.depth, std::max<int64_t>(1, kParallelMinPerThread / perSlice), [&](int64_t d0, int64_t d1) {
+        for (int64_t d = d0; d < d1 && !stop(cancel); ++d) {
+            ChannelAcc acc;
+            feedChannel(setup, d, x.data(), y.data(), 0, static_cast<int64_t>(x.size()), acc);
+            out[static_cast<size_t>(d)] = acc.summary((*setup.slices)[static_cast<size_t>(d)], [&] {
+                std::vector<float> xs, ys;
+                for (int64_t b = d; b < l.blocks(); b += l.depth)
+                    for (int64_t i = b * l.post; i < (b + 1) * l.post; ++i) {
+                        xs.push_back(x[static_cast<size_t>(i)]);
+                        ys.push_back(y[static_cast<size_t>(i)]);
+                    }
+                return countLevelsBySorting(xs, ys);
+            });
+        }
+    });
+    if (stop(cancel)) return cancelledError();
+    return out;
+}
+
+Result<StreamRanges> scanRanges(const data::FloatStream& data, const SliceLayout& layout,
+                                bool perSlice, int64_t chunk, const Progress& progress) {
+    StreamRanges r;
+    const float inf = std::numeric_limits<float>::infinity();
+    float lo = inf, hi = -inf;
+    if (perSlice) {
+        r.slice_mins.assign(static_cast<size_t>(layout.depth), inf);
+        r.slice_maxs.assign(static_cast<size_t>(layout.depth), -inf);
+    }
+    data::ChunkOptions chunks;
+    chunks.chunk_elements = chunk;
+    chunks.progress = progress;
+    Status s = data::forEachChunk(data, [&](int64_t first, std::span<const float> v) -> Status {
+        for (float f : v) {
+            lo = f < lo ? f : lo;
+            hi = f > hi ? f : hi;
+        }
+        if (perSlice)
+            sliceExtremes(layout, v.data(), first, static_cast<int64_t>(v.size()), r.slice_mins, r.slice_maxs);
+        return okStatus();
+    }, chunks);
+    if (!s) return s.error();
+    if (lo > hi) lo = hi = 0.0f;
+    r.lo = lo;
+    r.hi = hi;
+    for (size_t d = 0; d < r.slice_mins.size(); ++d)
+        if (r.slice_mins[d] > r.slice_maxs[d]) r.slice_mins[d] = r.slice_maxs[d] = 0.0f;
+    return r;
+}
+
+Result<StreamTotals> fusedStreamPass(const PassSetup& setup, const data::FloatStream& data,
+                                     const std::vector<SliceQuantizer>& quantizers, int64_t chunk,
+                                     const Exec& exec, const std::atomic<bool>* cancel,
+                                     const Progress& progress) {
+    const SliceLayout& l = setup.layout;
+    PassTotals t{{}, PassShare(setup), 0};
+    std::vector<ChannelAcc> channels(l.depth > 1 ? static_cast<size_t>(l.depth) : 0);
+    std::vector<float> y;
+    data::ChunkOptions chunks;  // its chunks hold whole kStatsBlock blocks
+    chunks.chunk_elements = std::max<int64_t>(1, chunk / kStatsBlock) * kStatsBlock;
+    chunks.progress = [&](double f) { return !stop(cancel) && (!progress || progress(f)); };
+    Status s = data::forEachChunk(data, [&](int64_t first, std::span<const float> x) -> Status {
+        const auto n = static_cast<int64_t>(x.size());
+        y.resize(x.size());
+        parallelFor(exec, n, [&](int64_t b, int64_t e) {
+            for (int64_t i = b; i < e;) {
+                const int64_t run = (first + i) / l.post;
+                const SliceQuantizer& q = quantizers[static_cast<size_t>(run % l.depth)];
+                const int64_t end = std::min(e, (run + 1) * l.post - first);
+                for (; i < end; ++i) y[static_cast<size_t>(i)] = q.value(x[static_cast<size_t>(i)]);
+            }
+        });
+        // The chunk starts on a block boundary: its blocks fold on in block order.
+        if (Status f = fuseInto(setup, x, y, first, exec, cancel, t.sums, t.share); !f) return f;
+        if (!channels.empty())
+            parallelFor(exec, l.depth, 1, [&](int64_t d0, int64_t d1) {
+                for (int64_t d = d0; d < d1; ++d)
+                    feedChannel(setup, d, x.data(), y.data(), first, n, channels[static_cast<size_t>(d)]);
+            });
+        return okStatus();
+    }, chunks);
+    if (!s) return s.error();
+    if (t.share.lo > t.share.hi) t.share.lo = t.share.hi = 0.0f;
+    t.distinct_levels = t.share.levels.overflowed() ? -1 : t.share.levels.count();
+    StreamTotals out{std::move(t), {}};
+    for (size_t d = 0; d < channels.size(); ++d)
+        out.channels.push_back(channels[d].summary((*setup.slices)[d], [] { return int64_t{-1}; }));
+    return out;
+}
+
+}  // namespace qs::analysis
