@@ -6,6 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <cstring>
+#include <mutex>
+#include <new>
 #include <thread>
 
 #include "core/embedding/occupancy.h"
@@ -18,49 +21,67 @@ namespace {
 
 // Every gathered row's values against their simulated quantization: errorStats(gathered,
 // simulateQuantization(gathered), clip) without building either array (8M values each for
-// a 64K-id batch at dim 128). The values are visited in the same order (id by id, column
-// by column) and added with the same ErrorSums arithmetic, so every sum is errorStats' bit
-// for bit; the distinct quantized levels are counted from the bucket indices used (each
-// level is q * quantum + lower of its bucket q). For configs checkOccupancyConfig accepts
-// and ids that are valid rows.
+// a 64K-id batch at dim 128). The pairs are summed in errorStats' order (blocks of
+// kStatsBlock positions, each through BlockedErrorSums, the blocks' sums added in order),
+// the blocks in parallel, so every sum is errorStats' bit for bit; the distinct quantized levels are counted from
+// the bucket indices used (each level is q * quantum + lower of its bucket q). For configs
+// checkOccupancyConfig accepts and ids that are valid rows.
 analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, std::span<const int64_t> ids,
-                                      const tpu::QuantizationConfig& config) {
+                                      const tpu::QuantizationConfig& config, const Exec& exec) {
     const tpu::SimQuantF32 k = tpu::prepareF32(config);
     const int64_t dim = table.cols;
+    const int64_t pairs = static_cast<int64_t>(ids.size()) * dim;
+    const int64_t blocks = (pairs + analysis::kStatsBlock - 1) / analysis::kStatsBlock;
     // A bucket index reaches num_buckets at most (float rounding of (upper - lower) / quantum).
     const int64_t slots = config.num_buckets + 2;
-    std::vector<uint8_t> used(static_cast<size_t>(slots), 0);
-    std::vector<float> q(static_cast<size_t>(dim)), y(static_cast<size_t>(dim));
-    analysis::ErrorSums sums;
-    const double lo = config.lower, hi = config.upper;
     const auto lastSlot = static_cast<float>(slots - 1);
-    // The rows are random accesses into a table of hundreds of MB: fetch a few ids ahead, or
-    // the loop waits on memory instead of adding.
-    constexpr size_t kAhead = 8;
+    const double lo = config.lower, hi = config.upper;
     const float* values = table.values.data();
-    for (size_t i = 0; i < ids.size(); ++i) {
-        if (i + kAhead < ids.size()) {
-            const float* ahead = values + ids[i + kAhead] * dim;
-            for (int64_t b = 0; b < dim; b += 16) __builtin_prefetch(ahead + b);
-        }
-        const int64_t id = ids[i];
-        const float* row = table.values.data() + id * dim;
-        // simulateQuantization's Eigen expression, split after the floor to keep q.
-        Eigen::Map<const Eigen::ArrayXf> x(row, dim);
-        Eigen::Map<Eigen::ArrayXf> qs(q.data(), dim), ys(y.data(), dim);
-        qs = ((x.max(k.lower).min(k.upper) - k.lower) / k.quantum + 0.5f).floor();
-        ys = qs * k.quantum + k.lower;
-        for (int64_t c = 0; c < dim; ++c) {
-            const double xi = row[c], yi = y[static_cast<size_t>(c)];
-            if (std::isnan(xi) || std::isnan(yi)) {
-                ++sums.nan_pairs;
-                continue;
+    std::vector<analysis::ErrorSums> blockSums(static_cast<size_t>(blocks));
+    std::vector<uint8_t> used(static_cast<size_t>(slots), 0);
+    int64_t clipped = 0;
+    std::mutex merge;
+    parallelFor(exec, blocks, 1, [&](int64_t b0, int64_t b1) {
+        constexpr int64_t kStep = 4096;  // pairs gathered at a time (a multiple of the lanes)
+        std::vector<float> x(kStep), q(kStep), y(kStep);
+        std::vector<uint8_t> seen(static_cast<size_t>(slots), 0);
+        int64_t clips = 0;
+        for (int64_t blk = b0; blk < b1; ++blk) {
+            analysis::BlockedErrorSums block;
+            const int64_t end = std::min(pairs, (blk + 1) * analysis::kStatsBlock);
+            for (int64_t p = blk * analysis::kStatsBlock; p < end; p += kStep) {
+                const int64_t n = std::min(kStep, end - p);
+                // Gather pairs [p, p + n): row ids[r], from column c on.
+                for (int64_t j = 0, r = p / dim, c = p % dim; j < n; ++r, c = 0) {
+                    const int64_t take = std::min(dim - c, n - j);
+                    if (r + 8 < static_cast<int64_t>(ids.size()))
+                        for (int64_t o = 0; o < dim; o += 16) __builtin_prefetch(values + ids[static_cast<size_t>(r + 8)] * dim + o);
+                    std::memcpy(x.data() + j, values + ids[static_cast<size_t>(r)] * dim + c,
+                                static_cast<size_t>(take) * sizeof(float));
+                    j += take;
+                }
+                // simulateQuantization's Eigen expression, split after the floor to keep q.
+                Eigen::Map<const Eigen::ArrayXf> xs(x.data(), n);
+                Eigen::Map<Eigen::ArrayXf> qs(q.data(), n), ys(y.data(), n);
+                qs = ((xs.max(k.lower).min(k.upper) - k.lower) / k.quantum + 0.5f).floor();
+                ys = qs * k.quantum + k.lower;
+                for (int64_t j = 0; j < n; ++j) {
+                    block.add(x[static_cast<size_t>(j)], y[static_cast<size_t>(j)]);
+                    const double xi = x[static_cast<size_t>(j)];
+                    if (std::isnan(xi) || std::isnan(y[static_cast<size_t>(j)])) continue;
+                    clips += xi < lo || xi > hi;
+                    seen[static_cast<size_t>(std::min(q[static_cast<size_t>(j)], lastSlot))] = 1;
+                }
             }
-            sums.add(xi, yi);
-            if (xi < lo || xi > hi) ++sums.clipped;
-            used[static_cast<size_t>(std::min(q[static_cast<size_t>(c)], lastSlot))] = 1;
+            blockSums[static_cast<size_t>(blk)] = block.total();
         }
-    }
+        const std::lock_guard lock(merge);
+        clipped += clips;
+        for (size_t j = 0; j < seen.size(); ++j) used[j] |= seen[j];
+    });
+    analysis::ErrorSums sums;
+    for (const analysis::ErrorSums& b : blockSums) sums.merge(b);
+    sums.clipped = clipped;
     analysis::ErrorStats s = analysis::statsFromSums(sums);
     if (s.count == 0) return s;
     std::vector<float> levels;
@@ -109,51 +130,53 @@ Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdB
     if (!quantization || !idsValid || !checkOccupancyConfig(*quantization).ok())
         return simulateFeatureReference(table, batch, combiner, quantization, exec);
 
-    // The gathered rows' statistics are one sequential chain of sums over ids x dim values
-    // (index order is what makes them exact): they run on a second thread from the start,
-    // while this one does the two lookups and the activations' statistics.
+    // One gather gives both activations; the gathered rows' statistics then run over the
+    // table rows again in parallel blocks (errorStats' order), and the activations' two
+    // statistics side by side.
     FeatureSimulation sim;
-    std::optional<Result<analysis::ErrorStats>> rows;
-    auto gatheredStats = [&] {
-        try {  // an exception escaping a std::thread would end the program
-            rows = Result<analysis::ErrorStats>(gatheredRowStats(table, ids, *quantization));
-        } catch (const std::exception& e) {
-            rows = Result<analysis::ErrorStats>(Error{"ResourceExhausted", e.what()});
-        }
-    };
+    const auto start = std::chrono::steady_clock::now();
+    auto quantized = tpu::tpuEmbeddingLookup(table, batch.ids, batch.weights, combiner, quantization, exec,
+                                             &sim.float_activations);
+    if (!quantized) return quantized.error();
+    sim.quantized_activations = std::move(quantized).value();
+    sim.lookup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    sim.quantized_after_combine = {sim.float_activations.rows, sim.float_activations.cols,
+                                   std::vector<float>(sim.float_activations.values.size())};
+    if (auto st = tpu::simulateQuantization(sim.float_activations.values, sim.quantized_after_combine.values,
+                                            *quantization, exec);
+        !st)
+        return st.error();
+    try {
+        sim.gathered_rows = gatheredRowStats(table, ids, *quantization, exec);
+    } catch (const std::bad_alloc&) {
+        return Error{"ResourceExhausted", "out of memory for the gathered rows' statistics"};
+    }
     {
+        std::optional<Result<analysis::ErrorStats>> after;
+        auto afterStats = [&] {
+            try {  // an exception escaping a std::thread would end the program
+                after = analysis::errorStats(sim.float_activations.values, sim.quantized_after_combine.values);
+            } catch (const std::exception& e) {
+                after = Result<analysis::ErrorStats>(Error{"ResourceExhausted", e.what()});
+            }
+        };
         // The second thread is one of the process's workers, when one is free (the lease
         // outlives the worker: it is given back after the join).
         const BudgetLease second(ThreadBudget::process(), exec.threads > 1 ? 1 : 0);
         std::jthread worker;
-        if (second.workers() > 0) worker = std::jthread(gatheredStats);
-
-        // Both activations from one gather of the rows.
-        const auto start = std::chrono::steady_clock::now();
-        auto quantized = tpu::tpuEmbeddingLookup(table, batch.ids, batch.weights, combiner, quantization, exec,
-                                                 &sim.float_activations);
-        if (!quantized) return quantized.error();
-        sim.quantized_activations = std::move(quantized).value();
-        sim.lookup_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        sim.quantized_after_combine = {sim.float_activations.rows, sim.float_activations.cols,
-                                       std::vector<float>(sim.float_activations.values.size())};
-        if (auto st = tpu::simulateQuantization(sim.float_activations.values, sim.quantized_after_combine.values,
-                                                *quantization, exec);
-            !st)
-            return st.error();
+        if (second.workers() > 0) worker = std::jthread(afterStats);
         auto stats = analysis::errorStats(sim.float_activations.values, sim.quantized_activations.values);
-        auto after = analysis::errorStats(sim.float_activations.values, sim.quantized_after_combine.values);
-        if (stats) sim.stats = *stats;
-        if (after) sim.stats_after_combine = *after;
-        sim.examples = sim.float_activations.rows;
-        sim.ids = batch.numIds();
-        sim.unique_ids = countUniqueIds(ids, table.rows);
-        sim.empty_examples = countEmptyExamples(batch.ids);
-    }  // joins the worker
-    if (!rows) gatheredStats();
-    if (!*rows) return rows->error();
-    sim.gathered_rows = **rows;
+        if (!stats) return stats.error();
+        sim.stats = *stats;
+        if (worker.joinable()) worker.join();
+        else afterStats();
+        if (!*after) return after->error();
+        sim.stats_after_combine = **after;
+    }
+    sim.examples = sim.float_activations.rows;
+    sim.ids = batch.numIds();
+    sim.unique_ids = countUniqueIds(ids, table.rows);
+    sim.empty_examples = countEmptyExamples(batch.ids);
     return sim;
 }
 
