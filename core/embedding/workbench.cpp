@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cctype>
 #include <filesystem>
 
 #include "core/data/load_file.h"
@@ -41,6 +42,10 @@ std::pair<int64_t, int64_t> windowRows(int64_t table_rows, const TableAnalysisOp
 }
 
 
+namespace {
+Error shapeMismatch(const std::string& path, int64_t rows, int64_t cols, int64_t vocabulary_size, int64_t dim);
+}  // namespace
+
 Result<TablePtr> loadTable(const TableSource& source, int64_t vocabulary_size, int64_t dim,
                            const Exec& exec, const Progress& progress) {
     if (source.path.empty()) {
@@ -55,10 +60,7 @@ Result<TablePtr> loadTable(const TableSource& source, int64_t vocabulary_size, i
     auto table = tableFromDataset(std::move(dataset).value());
     if (!table) return table.error();
     if (table->rows != vocabulary_size || table->cols != dim)
-        return data::dataError(std::filesystem::path(source.path).filename().string() +
-                               " has shape [" + std::to_string(table->rows) + ", " +
-                               std::to_string(table->cols) + "] but the table is vocabulary_size=" +
-                               std::to_string(vocabulary_size) + ", dim=" + std::to_string(dim));
+        return shapeMismatch(source.path, table->rows, table->cols, vocabulary_size, dim);
     return std::make_shared<const tpu::RowMatrix>(std::move(table).value());
 }
 
@@ -187,6 +189,52 @@ Result<FeatureAnalysis> analyzeFeatureStream(const NpyTableStream& table, const 
         id = std::lower_bound(unique.begin(), unique.end(), id) - unique.begin();
     return featureAnalysis(*rows, renumbered, table.rows(), table.dim(), batch, combiner, quantization, num_hosts,
                            strategy, exec);
+}
+
+namespace {
+
+Error shapeMismatch(const std::string& path, int64_t rows, int64_t cols, int64_t vocabulary_size, int64_t dim) {
+    return data::dataError(std::filesystem::path(path).filename().string() + " has shape [" + std::to_string(rows) +
+                           ", " + std::to_string(cols) + "] but the table is vocabulary_size=" +
+                           std::to_string(vocabulary_size) + ", dim=" + std::to_string(dim));
+}
+
+bool isNpy(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    return ext == ".npy";
+}
+
+}  // namespace
+
+Result<OpenTable> openTable(const TableSource& source, int64_t vocabulary_size, int64_t dim, const Exec& exec,
+                            const Progress& progress, int64_t stream_above_elements) {
+    std::error_code ec;
+    if (!source.path.empty() && isNpy(source.path) &&
+        static_cast<int64_t>(std::filesystem::file_size(source.path, ec) / 4) > stream_above_elements && !ec) {
+        auto stream = NpyTableStream::open(source.path);
+        if (!stream) return stream.error();
+        if ((*stream)->rows() != vocabulary_size || (*stream)->dim() != dim)
+            return shapeMismatch(source.path, (*stream)->rows(), (*stream)->dim(), vocabulary_size, dim);
+        return OpenTable{nullptr, *stream};
+    }
+    auto table = loadTable(source, vocabulary_size, dim, exec, progress);
+    if (!table) return table.error();
+    return OpenTable{*table, nullptr};
+}
+
+Result<TableAnalysis> analyzeTable(const OpenTable& table, const std::optional<tpu::QuantizationConfig>& quantization,
+                                   const TableAnalysisOptions& options, const Exec& exec, const Progress& progress) {
+    if (table.memory) return analyzeTable(*table.memory, quantization, options, exec, progress);
+    return analyzeTableStream(*table.stream, table.stream->rows(), table.stream->dim(), quantization, options, exec,
+                              progress);
+}
+
+Result<FeatureAnalysis> analyzeFeature(const OpenTable& table, const IdBatch& batch, const std::string& combiner,
+                                       const std::optional<tpu::QuantizationConfig>& quantization,
+                                       int64_t num_hosts, tpu::PartitionStrategy strategy, const Exec& exec) {
+    if (table.memory) return analyzeFeature(*table.memory, batch, combiner, quantization, num_hosts, strategy, exec);
+    return analyzeFeatureStream(*table.stream, batch, combiner, quantization, num_hosts, strategy, exec);
 }
 
 }  // namespace qs::embedding

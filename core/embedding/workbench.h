@@ -127,4 +127,28 @@ Result<FeatureAnalysis> analyzeFeatureStream(const NpyTableStream& table, const 
                                              int64_t num_hosts, tpu::PartitionStrategy strategy,
                                              const Exec& exec = {});
 
+// A table as the workbench holds it: its values in memory, or, for a .npy file whose values
+// exceed what the workbench may hold (maxTableElements(): half the machine's memory), the
+// file read in chunks (a 100M x 128 float32 table is 51 GB).
+struct OpenTable {
+    TablePtr memory;
+    std::shared_ptr<const NpyTableStream> stream;
+    int64_t rows() const { return memory ? memory->rows : stream ? stream->rows() : 0; }
+    int64_t dim() const { return memory ? memory->cols : stream ? stream->dim() : 0; }
+};
+// loadTable, except that a .npy file of more than `stream_above_elements` values is opened
+// as a stream (NpyTableStream's errors; the shape must match as in loadTable).
+Result<OpenTable> openTable(const TableSource& source, int64_t vocabulary_size, int64_t dim,
+                            const Exec& exec = {}, const Progress& progress = {},
+                            int64_t stream_above_elements = maxTableElements());
+// analyzeTable / analyzeFeature, or their streamed forms for a streamed table.
+Result<TableAnalysis> analyzeTable(const OpenTable& table,
+                                   const std::optional<tpu::QuantizationConfig>& quantization,
+                                   const TableAnalysisOptions& options = {},
+                                   const Exec& exec = {}, const Progress& progress = {});
+Result<FeatureAnalysis> analyzeFeature(const OpenTable& table, const IdBatch& batch, const std::string& combiner,
+                                       const std::optional<tpu::QuantizationConfig>& quantization,
+                                       int64_t num_hosts, tpu::PartitionStrategy strategy,
+                                       const Exec& exec = {});
+
 }  // namespace qs::embedding

@@ -297,6 +297,30 @@ private slots:
         QVERIFY(badFeature.error().message.find("indices[3]") != std::string::npos);
     }
 
+    // openTable streams a .npy over its threshold and loads smaller ones; the analyses of
+    // either kind of OpenTable agree.
+    void openTableStreamsLargeFiles() {
+        QTemporaryDir dir;
+        const auto table = randomTable(700, 16, 3, 0.1, {}, 0);
+        const std::string path = dir.filePath("t.npy").toStdString();
+        QVERIFY(data::writeNpy(path, table.values, {table.rows, table.cols}).ok());
+        TableSource source;
+        source.path = path;
+        auto streamed = openTable(source, 700, 16, {}, {}, 1000);
+        auto loaded = openTable(source, 700, 16);
+        QVERIFY(streamed.ok() && loaded.ok());
+        QVERIFY(streamed->stream && !streamed->memory);
+        QVERIFY(loaded->memory && !loaded->stream);
+        const tpu::QuantizationConfig q{16, -0.2, 0.2};
+        auto a = analyzeTable(*streamed, q);
+        auto b = analyzeTable(*loaded, q);
+        QVERIFY(a.ok() && b.ok());
+        compare(*a, *b, "openTable");
+        auto wrong = openTable(source, 701, 16, {}, {}, 1000);
+        QVERIFY(!wrong.ok());
+        QCOMPARE(wrong.error().message, std::string("t.npy has shape [700, 16] but the table is vocabulary_size=701, dim=16"));
+    }
+
     // A .npy table bigger than the memory a child process may use: it cannot be read into
     // memory there, and its streamed analysis still gives the parent's in-memory figures.
     void streamedTableLargerThanMemory() {
