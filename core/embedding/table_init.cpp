@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <new>
 
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "core/data/generators.h"
@@ -83,16 +82,6 @@ void fill(const InitializerSpec& spec, double stddev, int64_t b, int64_t e, floa
         }
         return;
     }
-}
-
-// Asks for transparent huge pages on the table's (not yet touched) memory: lookups and
-// feature statistics read random rows of hundreds of MB, and with 4 KB pages nearly every
-// row costs a TLB miss; zero-filling it faults 2 MB at a time too. Advice only.
-void adviseHugePages(void* data, int64_t bytes) {
-    constexpr uintptr_t kHuge = uintptr_t{1} << 21;
-    const auto begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
-    const auto end = (reinterpret_cast<uintptr_t>(data) + static_cast<uintptr_t>(bytes)) & ~(kHuge - 1);
-    if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
 
 std::string gib(int64_t bytes) {
@@ -193,8 +182,6 @@ Result<tpu::RowMatrix> initializeTable(int64_t rows, int64_t dim, const Initiali
     table.cols = dim;
     const int64_t n = rows * dim;
     try {
-        table.values.reserve(static_cast<size_t>(n));
-        adviseHugePages(table.values.data(), n * 4);
         table.values.resize(static_cast<size_t>(n));
     } catch (const std::bad_alloc&) {
         return invalidArgument(what + "out of memory for " + std::to_string(rows) + " x " +
