@@ -24,8 +24,17 @@ static_assert(kBlock % kRun == 0 && kRun % 8 == 0);
 // AVX2 clone each is one register; the baseline clone splits them into SSE halves.
 typedef float f8 __attribute__((vector_size(32)));
 typedef int32_t i8 __attribute__((vector_size(32)));
-typedef double d4 __attribute__((vector_size(32)));
-typedef int64_t l4 __attribute__((vector_size(32)));
+typedef double d8 __attribute__((vector_size(64)));
+typedef int64_t l8 __attribute__((vector_size(64)));
+
+// The quantized kernel also gets an AVX-512 clone: its eight double sums per statistic are
+// one register there, and 32 registers hold every sum without spilling. Same operations in
+// every clone (-ffp-contract=off), so the same bits.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(QS_NO_CLONES)
+#define QS_PASS_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define QS_PASS_CLONES
+#endif
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
@@ -129,12 +138,12 @@ QS_VECTOR_CLONES void scanRun(const float* x, int64_t len, const Consts& c, RunC
 // storage_quant.cpp's ErrorSums::add with the reconstruction float(code) * quantum + lower.
 // A NaN value adds +0 to every sum (no change: a sum that starts at +0 is never -0) and
 // nothing to max_abs. acc holds the sums, kStats x kLanes, carried from run to run.
-QS_VECTOR_CLONES void quantizeRuns(const float* const* x, int64_t len, const Consts& c, double* acc,
+QS_PASS_CLONES void quantizeRuns(const float* const* x, int64_t len, const Consts& c, double* acc,
                                    int64_t* hist) {
     const f8 lower = f8{} + c.k.lower, upper = f8{} + c.k.upper, quantum = f8{} + c.k.quantum;
     const f8 half = f8{} + 0.5f, zero{};
     const i8 last = i8{} + c.last, nanSlot = i8{} + c.nan_slot;
-    d4 sums[kStats][2];
+    d8 sums[kStats];
     std::memcpy(sums, acc, sizeof sums);
     const int64_t lane = c.lanes > 1 ? c.slots : 0;
     int64_t *h0 = hist, *h1 = h0 + lane, *h2 = h1 + lane, *h3 = h2 + lane;
@@ -183,20 +192,15 @@ QS_VECTOR_CLONES void quantizeRuns(const float* const* x, int64_t len, const Con
             const i8 slot = ok ? q : nanSlot;
             std::memcpy(tile + 8 * t, &slot, sizeof slot);
             const f8 xz = ok ? v : zero, yz = ok ? y : zero;
-            const d4 xs[2] = {__builtin_convertvector(__builtin_shufflevector(xz, xz, 0, 1, 2, 3), d4),
-                              __builtin_convertvector(__builtin_shufflevector(xz, xz, 4, 5, 6, 7), d4)};
-            const d4 ys[2] = {__builtin_convertvector(__builtin_shufflevector(yz, yz, 0, 1, 2, 3), d4),
-                              __builtin_convertvector(__builtin_shufflevector(yz, yz, 4, 5, 6, 7), d4)};
-            for (int h = 0; h < 2; ++h) {
-                const d4 e = xs[h] - ys[h];
-                sums[0][h] += e;
-                sums[1][h] += e * e;
-                sums[2][h] += xs[h] * xs[h];
-                sums[3][h] += ys[h] * ys[h];
-                sums[4][h] += xs[h] * ys[h];
-                const d4 a = reinterpret_cast<d4>(reinterpret_cast<l4>(e) & 0x7FFFFFFFFFFFFFFFll);
-                sums[5][h] = a > sums[5][h] ? a : sums[5][h];
-            }
+            const d8 xs = __builtin_convertvector(xz, d8), ys = __builtin_convertvector(yz, d8);
+            const d8 e = xs - ys;
+            sums[0] += e;
+            sums[1] += e * e;
+            sums[2] += xs * xs;
+            sums[3] += ys * ys;
+            sums[4] += xs * ys;
+            const d8 a = reinterpret_cast<d8>(reinterpret_cast<l8>(e) & 0x7FFFFFFFFFFFFFFFll);
+            sums[5] = a > sums[5] ? a : sums[5];
         }
         for (int j = 0; j < 64; j += 4) {
             ++h0[tile[j]];
