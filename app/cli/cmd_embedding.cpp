@@ -201,12 +201,13 @@ int run(const std::vector<std::string>& argv) {
                              ? embedding::initializerName(in->source.initializer.kind)
                              : in->source.path);
         tj.set("quantization", quantizationJson(in->quantization));
-        auto table = embedding::loadTable(in->source, in->vocabulary_size, in->dim, exec);
+        // A .npy larger than the memory the workbench may hold is analysed streamed.
+        auto table = embedding::openTable(in->source, in->vocabulary_size, in->dim, exec);
         if (!table) {
             // A table file that does not match is bad input, like any unreadable file.
             return reportInputError(kCommand, table.error().message);
         }
-        auto analysis = embedding::analyzeTable(**table, in->quantization, {}, exec);
+        auto analysis = embedding::analyzeTable(*table, in->quantization, {}, exec);
         if (!analysis) {
             tj.set("error", analysis.error().kind + ": " + analysis.error().message);
             failed = true;
@@ -226,7 +227,7 @@ int run(const std::vector<std::string>& argv) {
             fj.set("table", ui::tableDisplayName(*doc, t).toStdString());
             auto batch = ui::workbenchFeatureBatch(*doc, f, in->vocabulary_size, in->dim, idsFile, idsSpec);
             if (!batch) return reportInputError(kCommand, fname + ": " + batch.error().message);
-            auto fa = embedding::analyzeFeature(**table, *batch, in->combiner, in->quantization,
+            auto fa = embedding::analyzeFeature(*table, *batch, in->combiner, in->quantization,
                                                 std::max(1, doc->num_hosts), ui::workbenchStrategy(*doc), exec);
             if (!fa) {
                 fj.set("error", fa.error().kind + ": " + fa.error().message);

@@ -1,10 +1,17 @@
 #include "core/embedding/feature_sim.h"
 
+#include <Eigen/Core>
 #include <algorithm>
+#include <bit>
 #include <chrono>
+#include <cmath>
 #include <exception>
+#include <cstring>
+#include <mutex>
+#include <new>
 #include <thread>
 
+#include "core/embedding/occupancy.h"
 #include "core/thread_budget.h"
 #include "core/tpu/tpu_embedding_lookup.h"
 
@@ -12,13 +19,86 @@ namespace qs::embedding {
 
 namespace {
 
-// Distinct ids of the batch (sorted copy: 64K ids sort in about a millisecond).
-int64_t countUnique(std::vector<int64_t> ids) {
+// Every gathered row's values against their simulated quantization: errorStats(gathered,
+// simulateQuantization(gathered), clip) without building either array (8M values each for
+// a 64K-id batch at dim 128). The pairs are summed in errorStats' order (blocks of
+// kStatsBlock positions, each through BlockedErrorSums, the blocks' sums added in order),
+// the blocks in parallel, so every sum is errorStats' bit for bit; the distinct quantized levels are counted from
+// the bucket indices used (each level is q * quantum + lower of its bucket q). For configs
+// checkOccupancyConfig accepts and ids that are valid rows.
+analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, std::span<const int64_t> ids,
+                                      const tpu::QuantizationConfig& config, const Exec& exec) {
+    const tpu::SimQuantF32 k = tpu::prepareF32(config);
+    const int64_t dim = table.cols;
+    const int64_t pairs = static_cast<int64_t>(ids.size()) * dim;
+    const int64_t blocks = (pairs + analysis::kStatsBlock - 1) / analysis::kStatsBlock;
+    // A bucket index reaches num_buckets at most (float rounding of (upper - lower) / quantum).
+    const int64_t slots = config.num_buckets + 2;
+    const auto lastSlot = static_cast<float>(slots - 1);
+    const double lo = config.lower, hi = config.upper;
+    const float* values = table.values.data();
+    std::vector<analysis::ErrorSums> blockSums(static_cast<size_t>(blocks));
+    std::vector<uint8_t> used(static_cast<size_t>(slots), 0);
+    int64_t clipped = 0;
+    std::mutex merge;
+    parallelFor(exec, blocks, 1, [&](int64_t b0, int64_t b1) {
+        constexpr int64_t kStep = 4096;  // pairs gathered at a time (a multiple of the lanes)
+        std::vector<float> x(kStep), q(kStep), y(kStep);
+        std::vector<uint8_t> seen(static_cast<size_t>(slots), 0);
+        int64_t clips = 0;
+        for (int64_t blk = b0; blk < b1; ++blk) {
+            analysis::BlockedErrorSums block;
+            const int64_t end = std::min(pairs, (blk + 1) * analysis::kStatsBlock);
+            for (int64_t p = blk * analysis::kStatsBlock; p < end; p += kStep) {
+                const int64_t n = std::min(kStep, end - p);
+                // Gather pairs [p, p + n): row ids[r], from column c on.
+                for (int64_t j = 0, r = p / dim, c = p % dim; j < n; ++r, c = 0) {
+                    const int64_t take = std::min(dim - c, n - j);
+                    if (r + 8 < static_cast<int64_t>(ids.size()))
+                        for (int64_t o = 0; o < dim; o += 16) __builtin_prefetch(values + ids[static_cast<size_t>(r + 8)] * dim + o);
+                    std::memcpy(x.data() + j, values + ids[static_cast<size_t>(r)] * dim + c,
+                                static_cast<size_t>(take) * sizeof(float));
+                    j += take;
+                }
+                // simulateQuantization's Eigen expression, split after the floor to keep q.
+                Eigen::Map<const Eigen::ArrayXf> xs(x.data(), n);
+                Eigen::Map<Eigen::ArrayXf> qs(q.data(), n), ys(y.data(), n);
+                qs = ((xs.max(k.lower).min(k.upper) - k.lower) / k.quantum + 0.5f).floor();
+                ys = qs * k.quantum + k.lower;
+                for (int64_t j = 0; j < n; ++j) {
+                    block.add(x[static_cast<size_t>(j)], y[static_cast<size_t>(j)]);
+                    const double xi = x[static_cast<size_t>(j)];
+                    if (std::isnan(xi) || std::isnan(y[static_cast<size_t>(j)])) continue;
+                    clips += xi < lo || xi > hi;
+                    seen[static_cast<size_t>(std::min(q[static_cast<size_t>(j)], lastSlot))] = 1;
+                }
+            }
+            blockSums[static_cast<size_t>(blk)] = block.total();
+        }
+        const std::lock_guard lock(merge);
+        clipped += clips;
+        for (size_t j = 0; j < seen.size(); ++j) used[j] |= seen[j];
+    });
+    analysis::ErrorSums sums;
+    for (const analysis::ErrorSums& b : blockSums) sums.merge(b);
+    sums.clipped = clipped;
+    analysis::ErrorStats s = analysis::statsFromSums(sums);
+    if (s.count == 0) return s;
+    std::vector<float> levels;
+    for (int64_t j = 0; j < slots; ++j)
+        if (used[static_cast<size_t>(j)]) levels.push_back(static_cast<float>(j) * k.quantum + k.lower);
+    s.distinct_levels = analysis::distinctValues(levels);
+    return s;
+}
+
+// Distinct ids by sorting a copy (64K ids sort in about a millisecond).
+int64_t countUniqueSorted(std::vector<int64_t> ids) {
     std::sort(ids.begin(), ids.end());
     return static_cast<int64_t>(std::unique(ids.begin(), ids.end()) - ids.begin());
 }
 
-// Examples in [0, dense_shape[0]) without any id (the TPU dequeues zero rows for them).
+}  // namespace
+
 int64_t countEmptyExamples(const tpu::SparseIds& ids) {
     const int64_t batch = std::max<int64_t>(ids.dense_shape[0], 0);
     std::vector<bool> seen(static_cast<size_t>(batch), false);
@@ -31,87 +111,71 @@ int64_t countEmptyExamples(const tpu::SparseIds& ids) {
     return batch - filled;
 }
 
-}  // namespace
+int64_t countUniqueIds(const std::vector<int64_t>& ids, int64_t rows) {
+    if (rows > (int64_t{1} << 27)) return countUniqueSorted(ids);
+    std::vector<uint64_t> seen(static_cast<size_t>((rows + 63) / 64), 0);
+    for (int64_t id : ids) seen[static_cast<size_t>(id >> 6)] |= uint64_t{1} << (id & 63);
+    int64_t n = 0;
+    for (uint64_t w : seen) n += std::popcount(w);
+    return n;
+}
 
 Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdBatch& batch,
                                           const std::string& combiner,
                                           const std::optional<tpu::QuantizationConfig>& quantization,
                                           const Exec& exec) {
+    const std::vector<int64_t>& ids = batch.ids.values;
+    const bool idsValid =
+        std::all_of(ids.begin(), ids.end(), [&](int64_t id) { return id >= 0 && id < table.rows; });
+    if (!quantization || !idsValid || !checkOccupancyConfig(*quantization).ok())
+        return simulateFeatureReference(table, batch, combiner, quantization, exec);
+
+    // One gather gives both activations; the gathered rows' statistics then run over the
+    // table rows again in parallel blocks (errorStats' order), and the activations' two
+    // statistics side by side.
     FeatureSimulation sim;
     const auto start = std::chrono::steady_clock::now();
-    auto lookup = [&](const std::optional<tpu::QuantizationConfig>& q) {
-        return tpu::tpuEmbeddingLookup(table, batch.ids, batch.weights, combiner, q, exec);
-    };
-    // The quantized path (what the TPU computes) first: lookup_ms is its time alone.
-    if (quantization) {
-        auto quantized = lookup(quantization);
-        if (!quantized) return quantized.error();
-        sim.quantized_activations = std::move(quantized).value();
+    auto quantized = tpu::tpuEmbeddingLookup(table, batch.ids, batch.weights, combiner, quantization, exec,
+                                             &sim.float_activations);
+    if (!quantized) return quantized.error();
+    sim.quantized_activations = std::move(quantized).value();
+    sim.lookup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    sim.quantized_after_combine = {sim.float_activations.rows, sim.float_activations.cols,
+                                   std::vector<float>(sim.float_activations.values.size())};
+    if (auto st = tpu::simulateQuantization(sim.float_activations.values, sim.quantized_after_combine.values,
+                                            *quantization, exec);
+        !st)
+        return st.error();
+    try {
+        sim.gathered_rows = gatheredRowStats(table, ids, *quantization, exec);
+    } catch (const std::bad_alloc&) {
+        return Error{"ResourceExhausted", "out of memory for the gathered rows' statistics"};
     }
-    sim.lookup_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    auto plain = lookup(std::nullopt);
-    if (!plain) return plain.error();
-    sim.float_activations = std::move(plain).value();
-    if (!quantization) {
-        sim.quantized_activations = sim.float_activations;
-        sim.lookup_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    }
-
-    sim.quantized_after_combine = sim.float_activations;
-    // Every gathered row, float and simulated: the ids are valid here (the lookups checked).
-    const int64_t dim = table.cols;
-    std::vector<float> gathered(static_cast<size_t>(batch.numIds() * dim));
-    for (int64_t k = 0; k < batch.numIds(); ++k) {
-        const auto row = table.row(batch.ids.values[static_cast<size_t>(k)]);
-        std::copy(row.begin(), row.end(), gathered.begin() + k * dim);
-    }
-    std::vector<float> gatheredQuantized = gathered;
-    std::optional<analysis::ClipRange> clip;
-    if (quantization) {
-        if (auto st = tpu::simulateQuantization(sim.float_activations.values,
-                                                sim.quantized_after_combine.values,
-                                                *quantization, exec);
-            !st)
-            return st.error();
-        if (auto st = tpu::simulateQuantization(gathered, gatheredQuantized, *quantization, exec);
-            !st)
-            return st.error();
-        clip = analysis::ClipRange{quantization->lower, quantization->upper};
-    }
-
-    // The gathered rows' statistics (ids x dim values, 8M for a 64K-id batch at dim 128) on
-    // a second thread when there is one, the activations' two on this one.
-    std::optional<Result<analysis::ErrorStats>> rows;
     {
+        std::optional<Result<analysis::ErrorStats>> after;
+        auto afterStats = [&] {
+            try {  // an exception escaping a std::thread would end the program
+                after = analysis::errorStats(sim.float_activations.values, sim.quantized_after_combine.values);
+            } catch (const std::exception& e) {
+                after = Result<analysis::ErrorStats>(Error{"ResourceExhausted", e.what()});
+            }
+        };
         // The second thread is one of the process's workers, when one is free (the lease
         // outlives the worker: it is given back after the join).
         const BudgetLease second(ThreadBudget::process(), exec.threads > 1 ? 1 : 0);
         std::jthread worker;
-        // An exception escaping a std::thread would terminate the program: report it instead.
-        auto gatheredStats = [&] {
-            try {
-                rows = analysis::errorStats(gathered, gatheredQuantized, clip);
-            } catch (const std::exception& e) {
-                rows = Result<analysis::ErrorStats>(Error{"ResourceExhausted", e.what()});
-            }
-        };
-        if (second.workers() > 0) worker = std::jthread(gatheredStats);
-        else gatheredStats();
-        auto stats = analysis::errorStats(sim.float_activations.values,
-                                          sim.quantized_activations.values);
-        auto after = analysis::errorStats(sim.float_activations.values,
-                                          sim.quantized_after_combine.values);
-        if (stats) sim.stats = *stats;
-        if (after) sim.stats_after_combine = *after;
-    }  // joins the worker
-    if (!*rows) return rows->error();
-    sim.gathered_rows = **rows;
-
+        if (second.workers() > 0) worker = std::jthread(afterStats);
+        auto stats = analysis::errorStats(sim.float_activations.values, sim.quantized_activations.values);
+        if (!stats) return stats.error();
+        sim.stats = *stats;
+        if (worker.joinable()) worker.join();
+        else afterStats();
+        if (!*after) return after->error();
+        sim.stats_after_combine = **after;
+    }
     sim.examples = sim.float_activations.rows;
     sim.ids = batch.numIds();
-    sim.unique_ids = countUnique(batch.ids.values);
+    sim.unique_ids = countUniqueIds(ids, table.rows);
     sim.empty_examples = countEmptyExamples(batch.ids);
     return sim;
 }

@@ -26,15 +26,32 @@ struct FeatureSimulation {
     analysis::ErrorStats stats_after_combine;  // float vs quantized_after_combine
     analysis::ErrorStats gathered_rows;    // every gathered row: float vs quantized values
     int64_t examples = 0, ids = 0, unique_ids = 0, empty_examples = 0;
-    double lookup_ms = 0;                  // wall time of the simulated (quantized) lookup
+    double lookup_ms = 0;                  // wall time of the lookup (float and quantized activations)
 };
 
 // Without a quantization config, quantized == float and the stats show zero error.
+// The gathered rows' statistics are computed on a second thread while the lookups run,
+// without building the gathered arrays; every figure equals simulateFeatureReference's.
 // Errors: those of tpu::tpuEmbeddingLookup (ids out of range with TF's message, bad
 // combiner, ...).
 Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdBatch& batch,
                                           const std::string& combiner,
                                           const std::optional<tpu::QuantizationConfig>& quantization,
                                           const Exec& exec = {});
+
+// The same computed as before issue 12 (both lookups, then the gathered rows built,
+// quantized and measured by errorStats): the reference simulateFeature is tested against
+// (bit for bit), and its path without a quantization config or with one that bucket
+// indices do not describe (checkOccupancyConfig).
+Result<FeatureSimulation> simulateFeatureReference(const tpu::RowMatrix& table, const IdBatch& batch,
+                                                   const std::string& combiner,
+                                                   const std::optional<tpu::QuantizationConfig>& quantization,
+                                                   const Exec& exec = {});
+
+// Examples in [0, dense_shape[0]) without any id (the TPU dequeues zero rows for them).
+int64_t countEmptyExamples(const tpu::SparseIds& ids);
+// Distinct ids among ids that are valid rows of a table of `rows` (a bitmap of the rows,
+// or a sort for tables over 2^27 rows).
+int64_t countUniqueIds(const std::vector<int64_t>& ids, int64_t rows);
 
 }  // namespace qs::embedding

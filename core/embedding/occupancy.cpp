@@ -87,8 +87,7 @@ void countRange(const float* values, int64_t b, int64_t e, const tpu::SimQuantF3
 
 }  // namespace
 
-Result<BucketOccupancy> bucketOccupancy(std::span<const float> values,
-                                        const tpu::QuantizationConfig& config, const Exec& exec) {
+Status checkOccupancyConfig(const tpu::QuantizationConfig& config) {
     if (config.num_buckets < 2)
         return invalidArgument("num_buckets must be >= 2 for an occupancy histogram, got " +
                                std::to_string(config.num_buckets));
@@ -111,7 +110,40 @@ Result<BucketOccupancy> bucketOccupancy(std::span<const float> values,
                                std::to_string(config.num_buckets) +
                                " buckets: the float32 quantum (upper - lower) / (num_buckets - 1) "
                                "must be finite and > 0 for an occupancy histogram");
+    return okStatus();
+}
 
+BucketOccupancy occupancyFromCounts(const tpu::QuantizationConfig& config, std::vector<int64_t> counts,
+                                    int64_t below, int64_t above, int64_t total) {
+    const tpu::SimQuantF32 k = tpu::prepareF32(config);
+    const size_t nb = static_cast<size_t>(config.num_buckets);
+    BucketOccupancy occ;
+    occ.config = config;
+    occ.nan = counts.back();
+    counts.pop_back();
+    occ.counts = std::move(counts);
+    occ.below = below;
+    occ.above = above;
+    occ.total = total;
+    const double counted = static_cast<double>(occ.total - occ.nan);
+    occ.centers.resize(nb);
+    for (size_t q = 0; q < nb; ++q) {
+        const int64_t c = occ.counts[q];
+        occ.empty_buckets += c == 0;
+        if (c > 0) {
+            const double p = static_cast<double>(c) / counted;
+            occ.entropy_bits -= p * std::log2(p);
+        }
+        occ.centers[q] = static_cast<float>(q) * k.quantum + k.lower;
+    }
+    if (occ.entropy_bits == 0) occ.entropy_bits = 0;  // -0 for a single full bucket
+    return occ;
+}
+
+Result<BucketOccupancy> bucketOccupancy(std::span<const float> values,
+                                        const tpu::QuantizationConfig& config, const Exec& exec) {
+    if (Status s = checkOccupancyConfig(config); !s) return s.error();
+    const tpu::SimQuantF32 k = tpu::prepareF32(config);
     const size_t nb = static_cast<size_t>(config.num_buckets);
     std::vector<int64_t> counts(nb + 1, 0);  // + NaN
     int64_t below = 0, above = 0;
@@ -127,27 +159,8 @@ Result<BucketOccupancy> bucketOccupancy(std::span<const float> values,
         above += local.above;
     });
 
-    BucketOccupancy occ;
-    occ.config = config;
-    occ.nan = counts.back();
-    counts.pop_back();
-    occ.counts = std::move(counts);
-    occ.below = below;
-    occ.above = above;
-    occ.total = static_cast<int64_t>(values.size());
-    const double counted = static_cast<double>(occ.total - occ.nan);
-    occ.centers.resize(nb);
-    for (size_t q = 0; q < nb; ++q) {
-        const int64_t c = occ.counts[q];
-        occ.empty_buckets += c == 0;
-        if (c > 0) {
-            const double p = static_cast<double>(c) / counted;
-            occ.entropy_bits -= p * std::log2(p);
-        }
-        occ.centers[q] = static_cast<float>(q) * k.quantum + k.lower;
-    }
-    if (occ.entropy_bits == 0) occ.entropy_bits = 0;  // -0 for a single full bucket
-    return occ;
+    return occupancyFromCounts(config, std::move(counts), below, above,
+                               static_cast<int64_t>(values.size()));
 }
 
 }  // namespace qs::embedding

@@ -34,4 +34,13 @@ Result<BucketOccupancy> bucketOccupancy(std::span<const float> values,
                                         const tpu::QuantizationConfig& config,
                                         const Exec& exec = {});
 
+// bucketOccupancy's checks of the config alone (its errors, in its order).
+Status checkOccupancyConfig(const tpu::QuantizationConfig& config);
+
+// The occupancy from counts gathered elsewhere (the workbench's fused table pass):
+// `counts` has num_buckets + 1 slots, the last one counting NaN; empty buckets, entropy and
+// centers are derived exactly as bucketOccupancy derives them.
+BucketOccupancy occupancyFromCounts(const tpu::QuantizationConfig& config, std::vector<int64_t> counts,
+                                    int64_t below, int64_t above, int64_t total);
+
 }  // namespace qs::embedding

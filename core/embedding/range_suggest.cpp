@@ -2,6 +2,9 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <bit>
+#include <mutex>
+#include <optional>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -110,6 +113,80 @@ double quantile(std::vector<float>& v, double q) {
     return a + (b - a) * (pos - static_cast<double>(lo));
 }
 
+// The order statistics quantile() reads (ranks floor(pos) and floor(pos) + 1, pos =
+// q (n - 1)) for q1 and q2, found with a histogram of the top 16 bits of order-preserving
+// keys and a selection inside the few bins that hold them, instead of two nth_element
+// over the whole sample. For finite values, key order is value order except that -0 sorts
+// before +0, which compare equal; which zero nth_element leaves at a rank is not defined
+// by value, so when any statistic read is a zero this gives up (nullopt) and the caller
+// runs quantile() itself. Otherwise the results equal quantile()'s bit for bit.
+std::optional<std::pair<double, double>> radixQuantiles(const std::vector<float>& v, double q1,
+                                                        double q2, const Exec& exec) {
+    constexpr size_t kBins = size_t{1} << 16;
+    auto key = [](float f) {
+        const uint32_t u = std::bit_cast<uint32_t>(f);
+        return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+    };
+    const int64_t n = static_cast<int64_t>(v.size());
+    std::vector<int64_t> counts(kBins, 0);
+    std::mutex merge;
+    parallelFor(exec, n, [&](int64_t b, int64_t e) {
+        std::vector<int64_t> local(kBins, 0);
+        for (int64_t i = b; i < e; ++i) ++local[key(v[static_cast<size_t>(i)]) >> 16];
+        const std::lock_guard lock(merge);
+        for (size_t j = 0; j < kBins; ++j) counts[j] += local[j];
+    });
+    // The ranks needed, as quantile() computes them.
+    struct Need {
+        int64_t rank;
+        size_t bin = 0;
+        int64_t before = 0;  // values in lower bins
+        float value = 0;
+    };
+    std::vector<Need> needs;
+    auto ranksOf = [&](double q) {
+        const double pos = q * static_cast<double>(v.size() - 1);
+        const auto lo = static_cast<size_t>(std::floor(pos));
+        needs.push_back({static_cast<int64_t>(lo)});
+        if (!(lo + 1 >= v.size() || pos == static_cast<double>(lo)))
+            needs.push_back({static_cast<int64_t>(lo) + 1});
+        return pos;
+    };
+    const double pos1 = ranksOf(q1);
+    const size_t firstOfQ2 = needs.size();
+    const double pos2 = ranksOf(q2);
+    int64_t cum = 0;
+    for (size_t j = 0; j < kBins; ++j) {
+        for (Need& need : needs)
+            if (need.rank >= cum && need.rank < cum + counts[j]) need.bin = j, need.before = cum;
+        cum += counts[j];
+    }
+    std::vector<size_t> bins;
+    for (const Need& need : needs)
+        if (std::find(bins.begin(), bins.end(), need.bin) == bins.end()) bins.push_back(need.bin);
+    std::vector<std::vector<float>> members(bins.size());
+    for (float x : v) {
+        const size_t bin = key(x) >> 16;
+        for (size_t j = 0; j < bins.size(); ++j)
+            if (bins[j] == bin) members[j].push_back(x);
+    }
+    for (Need& need : needs) {
+        const size_t j = static_cast<size_t>(std::find(bins.begin(), bins.end(), need.bin) - bins.begin());
+        std::vector<float>& m = members[j];
+        const auto r = static_cast<std::ptrdiff_t>(need.rank - need.before);
+        std::nth_element(m.begin(), m.begin() + r, m.end());
+        need.value = m[static_cast<size_t>(r)];
+        if (need.value == 0.0f) return std::nullopt;
+    }
+    auto interpolate = [&](double pos, size_t first, size_t end) {
+        const double a = needs[first].value;
+        if (end - first == 1) return a;
+        const double b = needs[first + 1].value;
+        return a + (b - a) * (pos - std::floor(pos));
+    };
+    return std::pair{interpolate(pos1, 0, firstOfQ2), interpolate(pos2, firstOfQ2, needs.size())};
+}
+
 // Minimises f over [0, 1] by golden-section search; returns the best point seen, 0 included
 // (the unclipped end, so the search never does worse than not clipping).
 template <typename F>
@@ -143,15 +220,20 @@ std::string percentileName(double p) {
 
 }  // namespace
 
-Result<std::vector<RangeSuggestion>> suggestRanges(std::span<const float> values,
-                                                   const RangeSuggestOptions& options,
-                                                   const Exec& exec) {
+Status checkSuggestOptions(const RangeSuggestOptions& options) {
     if (options.num_buckets < 2)
         return invalidArgument("range suggestions need num_buckets >= 2, got " +
                                std::to_string(options.num_buckets));
     if (!(options.percentile > 50 && options.percentile <= 100))
         return invalidArgument("the percentile must be in (50, 100], got " +
                                tpu::pyFloatRepr(options.percentile));
+    return okStatus();
+}
+
+Result<std::vector<RangeSuggestion>> suggestRanges(std::span<const float> values,
+                                                   const RangeSuggestOptions& options,
+                                                   const Exec& exec) {
+    if (Status s = checkSuggestOptions(options); !s) return s.error();
 
     // Exact extremes over every value (a sample could miss them): cheap, one parallel pass.
     struct MinMax {
@@ -175,9 +257,21 @@ Result<std::vector<RangeSuggestion>> suggestRanges(std::span<const float> values
     }
     if (!(mm.lo <= mm.hi))
         return invalidArgument("range suggestions need at least one finite value");
+    return suggestRangesFromSample(mm.lo, mm.hi, strideSample(values, options.max_samples, exec),
+                                   options, exec, QuantileMethod::Select);
+}
 
-    std::vector<float> sample = strideSample(values, options.max_samples, exec);
+Result<std::vector<RangeSuggestion>> suggestRangesFromSample(float lowest, float highest,
+                                                             std::vector<float> sample,
+                                                             const RangeSuggestOptions& options,
+                                                             const Exec& exec, QuantileMethod method) {
+    if (Status s = checkSuggestOptions(options); !s) return s.error();
+    if (!(lowest <= highest))
+        return invalidArgument("range suggestions need at least one finite value");
     if (sample.empty()) return invalidArgument("range suggestions need at least one finite value");
+    struct {
+        float lo, hi;
+    } mm{lowest, highest};
     const int64_t nb = options.num_buckets;
 
     auto suggestion = [&](std::string method, std::pair<double, double> range) {
@@ -189,9 +283,15 @@ Result<std::vector<RangeSuggestion>> suggestRanges(std::span<const float> values
     out.push_back(suggestion("min-max", {mm.lo, mm.hi}));
     const double m = std::max(std::fabs(double{mm.lo}), std::fabs(double{mm.hi}));
     out.push_back(suggestion("symmetric max |x|", {-m, m}));
-    std::vector<float> work = sample;
     const double p = options.percentile / 100.0;
-    const double plo = quantile(work, 1.0 - p), phi = quantile(work, p);
+    std::optional<std::pair<double, double>> pq;
+    if (method == QuantileMethod::Radix) pq = radixQuantiles(sample, 1.0 - p, p, exec);
+    if (!pq) {
+        std::vector<float> work = sample;
+        const double lo = quantile(work, 1.0 - p);
+        pq = std::pair{lo, quantile(work, p)};
+    }
+    const auto [plo, phi] = *pq;
     out.push_back(suggestion(percentileName(options.percentile), {plo, phi}));
 
     // MSE-optimal: clip a fraction a of the low tail and b of the high tail, the range read

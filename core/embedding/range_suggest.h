@@ -38,4 +38,25 @@ Result<std::vector<RangeSuggestion>> suggestRanges(std::span<const float> values
                                                    const RangeSuggestOptions& options = {},
                                                    const Exec& exec = {});
 
+// suggestRanges' own checks of the options (num_buckets, percentile).
+Status checkSuggestOptions(const RangeSuggestOptions& options);
+
+// How the percentile suggestion finds its two order statistics: nth_element on a copy of
+// the sample (suggestRanges, the reference) or a radix histogram and a selection in the
+// bins that hold them (same values bit for bit; it falls back to nth_element when a
+// statistic is a zero, whose sign nth_element leaves to chance).
+enum class QuantileMethod { Select, Radix };
+
+// Everything suggestRanges does after its scan of the values, for a caller that scanned
+// them itself (the workbench's fused table pass, core/embedding/table_pass.h): `lowest` and
+// `highest` are the finite extremes (first occurrence in index order, as std::min/max find
+// them; lowest > highest when there is no finite value) and `sample` is suggestRanges'
+// stride sample of max_samples values (index floor(i n / m), or every value when
+// max_samples is 0 or >= n) with the non-finite ones removed, in index order.
+Result<std::vector<RangeSuggestion>> suggestRangesFromSample(float lowest, float highest,
+                                                             std::vector<float> sample,
+                                                             const RangeSuggestOptions& options,
+                                                             const Exec& exec,
+                                                             QuantileMethod method = QuantileMethod::Radix);
+
 }  // namespace qs::embedding

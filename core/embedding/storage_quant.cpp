@@ -29,7 +29,10 @@ struct Quantized {
     std::vector<uint32_t> codes32;
 };
 
-Result<StorageQuantization> describe(const tpu::RowMatrix& table, const tpu::QuantizationConfig& config) {
+}  // namespace
+
+Result<StorageQuantization> describeStorageQuantization(int64_t rows, int64_t dim, int64_t values,
+                                                        const tpu::QuantizationConfig& config) {
     const std::string what = "storage quantization: ";
     auto checked = tpu::makeQuantizationConfig(config.num_buckets, config.lower, config.upper);
     if (!checked) return checked.error();
@@ -41,26 +44,26 @@ Result<StorageQuantization> describe(const tpu::RowMatrix& table, const tpu::Qua
     if (!std::isfinite(config.lower) || !std::isfinite(config.upper) || !(config.lower < config.upper))
         return invalidArgument(what + "needs finite lower < upper, got lower=" + data::formatNumber(config.lower) +
                                ", upper=" + data::formatNumber(config.upper));
-    if (table.rows < 1 || table.cols < 1 ||
-        static_cast<int64_t>(table.values.size()) / table.cols != table.rows ||
-        static_cast<int64_t>(table.values.size()) % table.cols != 0)
+    if (rows < 1 || dim < 1 || values / dim != rows || values % dim != 0)
         return invalidArgument(what + "the table must be rows x dim with rows, dim >= 1 and rows * dim values, got " +
-                               std::to_string(table.rows) + " x " + std::to_string(table.cols) + " with " +
-                               std::to_string(table.values.size()) + " values");
+                               std::to_string(rows) + " x " + std::to_string(dim) + " with " +
+                               std::to_string(values) + " values");
     StorageQuantization s;
     s.config = config;
     const auto maxCode = static_cast<uint64_t>(config.num_buckets - 1);
     s.code_bits = maxCode <= 0xFF ? 8 : maxCode <= 0xFFFF ? 16 : 32;
     s.information_bits = std::bit_width(maxCode);  // ceil(log2(num_buckets))
-    s.rows = table.rows;
-    s.dim = table.cols;
-    const int64_t n = table.rows * table.cols;
+    s.rows = rows;
+    s.dim = dim;
+    const int64_t n = rows * dim;
     s.bytes_float32 = n * 4;
     s.bytes_codes = n * (s.code_bits / 8) + kParameterBytes;
     s.bytes_packed = (n / 8) * s.information_bits + ((n % 8) * s.information_bits + 7) / 8 + kParameterBytes;
     s.saved_fraction = 1.0 - static_cast<double>(s.bytes_codes) / static_cast<double>(s.bytes_float32);
     return s;
 }
+
+namespace {
 
 // A bucket index q in [0, float32(num_buckets - 1)] as a code. For 2^32 buckets the last
 // index, 2^32 - 1, has no float32: it rounds up to 2^32, one past uint32_t, whose conversion
@@ -172,7 +175,8 @@ Result<analysis::ErrorStats> quantizeAndMeasure(const tpu::RowMatrix& table, con
 
 Result<Quantized> run(const tpu::RowMatrix& table, const tpu::QuantizationConfig& config, bool keepCodes,
                       const Exec& exec, const std::function<bool(double)>& progress) {
-    auto numbers = describe(table, config);
+    auto numbers = describeStorageQuantization(table.rows, table.cols,
+                                               static_cast<int64_t>(table.values.size()), config);
     if (!numbers) return numbers.error();
     Quantized out{*numbers, {}, {}, {}};
     const tpu::SimQuantF32 k = tpu::prepareF32(config);

@@ -38,6 +38,12 @@ Result<StorageQuantization> analyzeStorageQuantization(
     const tpu::RowMatrix& table, const tpu::QuantizationConfig& config, const Exec& exec = {},
     const std::function<bool(double)>& progress = {});
 
+// The sizes and checks of analyzeStorageQuantization for a rows x dim table of `values`
+// elements, without looking at the values (reconstruction left empty): its errors, in its
+// order. For a caller that measures the reconstruction itself (core/embedding/table_pass.h).
+Result<StorageQuantization> describeStorageQuantization(int64_t rows, int64_t dim, int64_t values,
+                                                        const tpu::QuantizationConfig& config);
+
 // Writes `codes_npy` (shape [rows, dim], dtype |u1, <u2 or <u4 as numpy writes them) and `params_json`:
 //   {"format": "quantscope-storage-quantization", "version": 1,
 //    "num_buckets": n, "lower": l, "upper": u,            (the config, shortest doubles)

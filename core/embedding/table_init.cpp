@@ -21,19 +21,31 @@ constexpr int64_t kChunk = int64_t{1} << 22;
 // needing more is 0.0455^64 (never), the cap only bounds the loop.
 constexpr int kMaxRedraws = 64;
 
-// Truncated standard normal for elements [b, e) (e - b <= kNormalBatch): z of stream 0;
-// redraw k of element i is z(i) of stream k + 1.
+// Truncated standard normal for elements [b, e) (e - b <= kTruncBatch): z of stream 0;
+// redraw k of element i is z(i) of stream k + 1. The redraws (4.6 % of the elements, then
+// 4.6 % of those, ...) are drawn together, a stream at a time, so they vectorise like the
+// first draws; each element's value is the same as drawing it alone.
+constexpr int64_t kTruncBatch = 4096;
 void truncatedNormals(uint64_t seed, int64_t b, int64_t e, double* z) {
-    data::standardNormalBatch(data::CounterStream(seed, 0), b, e, z);
-    for (int64_t i = b; i < e; ++i) {
-        double& v = z[i - b];
-        for (int k = 0; std::fabs(v) > 2.0; ++k) {
-            if (k == kMaxRedraws) {
-                v = 0.0;
-                break;
-            }
-            data::standardNormalBatch(data::CounterStream(seed, static_cast<uint64_t>(k) + 1), i, i + 1, &v);
+    for (int64_t i = b; i < e; i += data::kNormalBatch)
+        data::standardNormalBatch(data::CounterStream(seed, 0), i, std::min(e, i + data::kNormalBatch), z + (i - b));
+    int64_t redraw[kTruncBatch];
+    double again[kTruncBatch];
+    int64_t count = 0;
+    for (int64_t i = b; i < e; ++i)
+        if (std::fabs(z[i - b]) > 2.0) redraw[count++] = i;
+    for (int k = 0; count > 0; ++k) {
+        if (k == kMaxRedraws) {
+            for (int64_t j = 0; j < count; ++j) z[redraw[j] - b] = 0.0;
+            break;
         }
+        data::standardNormalsAt(data::CounterStream(seed, static_cast<uint64_t>(k) + 1), redraw, count, again);
+        int64_t left = 0;
+        for (int64_t j = 0; j < count; ++j) {
+            z[redraw[j] - b] = again[j];
+            if (std::fabs(again[j]) > 2.0) redraw[left++] = redraw[j];
+        }
+        count = left;
     }
 }
 
@@ -60,8 +72,10 @@ void fill(const InitializerSpec& spec, double stddev, int64_t b, int64_t e, floa
     }
     case InitializerKind::TruncatedNormal:
         for (int64_t i = b; i < e;) {
-            const int64_t next = std::min(e, (i / data::kNormalBatch + 1) * data::kNormalBatch);
-            double z[data::kNormalBatch];
+            // Batches aligned to kNormalBatch (Box-Muller pairs are never split but at b).
+            const int64_t next = std::min(e, (i / data::kNormalBatch + kTruncBatch / data::kNormalBatch) *
+                                                 data::kNormalBatch);
+            double z[kTruncBatch];
             truncatedNormals(spec.seed, i, next, z);
             for (int64_t j = i; j < next; ++j) out[j] = static_cast<float>(spec.mean + stddev * z[j - i]);
             i = next;

@@ -286,8 +286,18 @@ Result<RowMatrix> embeddingLookupSparse(std::span<const RowMatrix> params, const
         return Error{"ResourceExhausted", "OOM when allocating tensor with shape[" + str(outRows) + "," +
                                               str(cols) + "] and type float (more than 2^28 values)"};
     RowMatrix out = RowMatrix::zeros(outRows, cols);  // examples without ids stay 0
+    RowMatrix* plain = quant ? opt.float_output : nullptr;
+    if (plain) *plain = RowMatrix::zeros(outRows, cols);
+    auto combine = [&](const float* rows, const Segment& s, float* o, float* block) {
+        const int64_t n = s.end - s.start;
+        if (sp_weights)
+            reduceWeighted(rows, sp_weights->data() + s.start, n, cols, how, o);
+        else
+            reduceUnweighted(rows, n, cols, how, o, block);
+    };
     // Per segment: gather its rows, quantize them as the TPU does (each gathered value, the
-    // element formula of simulateQuantizationF32), combine. A segment's rows stay in cache.
+    // element formula of simulateQuantizationF32), combine. A segment's rows stay in cache
+    // (and are combined unquantized first when the float activation is wanted too).
     forSegmentGroups(opt.exec, static_cast<int64_t>(segments->size()), nnz * cols,
                      [&](int64_t first, int64_t last) {
         std::vector<float> rows, block(static_cast<size_t>(cols));
@@ -298,16 +308,16 @@ Result<RowMatrix> embeddingLookupSparse(std::span<const RowMatrix> params, const
             for (int64_t k = 0; k < n; ++k) {
                 const auto src = rowOf(s.start + k);
                 float* dst = rows.data() + k * cols;
-                if (quant)
+                if (quant && !plain)
                     for (int64_t c = 0; c < cols; ++c) dst[c] = simulateQuantizationF32(src[static_cast<size_t>(c)], *quant);
                 else
                     std::copy(src.begin(), src.end(), dst);
             }
-            float* o = out.row(s.out).data();
-            if (sp_weights)
-                reduceWeighted(rows.data(), sp_weights->data() + s.start, n, cols, how, o);
-            else
-                reduceUnweighted(rows.data(), n, cols, how, o, block.data());
+            if (plain) {
+                combine(rows.data(), s, plain->row(s.out).data(), block.data());
+                for (float& v : rows) v = simulateQuantizationF32(v, *quant);
+            }
+            combine(rows.data(), s, out.row(s.out).data(), block.data());
         }
     });
     return out;

@@ -64,6 +64,10 @@ struct SparseLookupOptions {
     std::string partition_strategy = "mod"; // TF1 default; TF2's tf.nn version uses "div"
     std::optional<QuantizationConfig> quantization;  // float32 formula, before the combiner
     Exec exec;  // examples are combined in parallel; results do not depend on it
+    // With a quantization config: when set, also receives the activation without
+    // quantization, combined from the same gathered rows (one gather for both; equal to a
+    // second call without the config). Ignored without one.
+    RowMatrix* float_output = nullptr;
 };
 
 // Combines the rows of each example. The output has (last example index + 1) rows — TF's

@@ -24,6 +24,14 @@ Result<RowMatrix> tpuEmbeddingLookup(const RowMatrix& params, const SparseIds& s
                                      const std::string& combiner,
                                      const std::optional<QuantizationConfig>& quantization,
                                      const Exec& exec) {
+    return tpuEmbeddingLookup(params, sp_ids, sp_weights, combiner, quantization, exec, nullptr);
+}
+
+Result<RowMatrix> tpuEmbeddingLookup(const RowMatrix& params, const SparseIds& sp_ids,
+                                     const std::optional<std::vector<float>>& sp_weights,
+                                     const std::string& combiner,
+                                     const std::optional<QuantizationConfig>& quantization,
+                                     const Exec& exec, RowMatrix* float_activation) {
     const int64_t batch = sp_ids.dense_shape[0];
     // The activation [batch, dim] and the gathered rows [ids, dim] are allocated whole: a
     // hostile dense_shape (an ids CSV whose example index is 10^15) must be an error, not a
@@ -46,13 +54,22 @@ Result<RowMatrix> tpuEmbeddingLookup(const RowMatrix& params, const SparseIds& s
     opt.partition_strategy = "div";  // one shard: never looked at
     opt.quantization = quantization;
     opt.exec = exec;
+    RowMatrix plain;
+    if (quantization && float_activation) opt.float_output = &plain;
     // A one-shard view of the table, not a copy (the workbench's tables are 0.5 GB).
     auto rows = embeddingLookupSparse(std::span<const RowMatrix>(&params, 1), sp_ids, sp_weights,
                                       opt);
     if (!rows) return rows.error();
-    RowMatrix out = RowMatrix::zeros(batch, params.cols);
-    const int64_t n = std::min<int64_t>(rows->rows, batch);
-    std::copy_n(rows->values.begin(), static_cast<size_t>(n * params.cols), out.values.begin());
+    // Sized by dense_shape[0]: rows past the last example with an id stay 0.
+    auto toBatch = [&](RowMatrix&& m) {
+        if (m.rows == batch) return std::move(m);
+        RowMatrix out = RowMatrix::zeros(batch, params.cols);
+        const int64_t n = std::min<int64_t>(m.rows, batch);
+        std::copy_n(m.values.begin(), static_cast<size_t>(n * params.cols), out.values.begin());
+        return out;
+    };
+    RowMatrix out = toBatch(std::move(rows).value());
+    if (float_activation) *float_activation = quantization ? toBatch(std::move(plain)) : out;
     return out;
 }
 

@@ -31,5 +31,12 @@ Result<RowMatrix> tpuEmbeddingLookup(const RowMatrix& params, const SparseIds& s
                                      const std::string& combiner,
                                      const std::optional<QuantizationConfig>& quantization,
                                      const Exec& exec = {});
+// The same, and the activation without quantization in *float_activation, combined from the
+// same gathered rows (one gather for both; equal to a call without the config).
+Result<RowMatrix> tpuEmbeddingLookup(const RowMatrix& params, const SparseIds& sp_ids,
+                                     const std::optional<std::vector<float>>& sp_weights,
+                                     const std::string& combiner,
+                                     const std::optional<QuantizationConfig>& quantization,
+                                     const Exec& exec, RowMatrix* float_activation);
 
 }  // namespace qs::tpu

@@ -1,0 +1,393 @@
+#include "core/embedding/table_pass.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/embedding/block_reduce.h"
+#include "core/ops/kernel_util.h"  // QS_VECTOR_CLONES
+
+namespace qs::embedding {
+
+namespace {
+
+constexpr int64_t kBlock = kReduceBlock;
+constexpr int kLanes = 8;         // blocks run side by side, one per vector lane
+constexpr int64_t kRun = 1024;    // elements of each block per step (8 x 4 KB: stays in L1)
+constexpr int64_t kMaxLanedSlots = int64_t{1} << 16;
+constexpr int64_t kPrefetch = 512;  // values ahead in each block
+constexpr int kStats = 6;         // err, err2, x2, y2, xy, max_abs per block
+static_assert(kBlock % kRun == 0 && kRun % 8 == 0);
+
+// GCC vector extensions: 8 floats (one per block) and their two halves as doubles. In the
+// AVX2 clone each is one register; the baseline clone splits them into SSE halves.
+typedef float f8 __attribute__((vector_size(32)));
+typedef int32_t i8 __attribute__((vector_size(32)));
+typedef double d8 __attribute__((vector_size(64)));
+typedef int64_t l8 __attribute__((vector_size(64)));
+
+// The quantized kernel also gets an AVX-512 clone: its eight double sums per statistic are
+// one register there, and 32 registers hold every sum without spilling. Same operations in
+// every clone (-ffp-contract=off), so the same bits.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(QS_NO_CLONES)
+#define QS_PASS_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define QS_PASS_CLONES
+#endif
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+struct Consts {
+    tpu::SimQuantF32 k{0.0f, 1.0f, 1.0f};
+    // x < clip_lo <=> double(x) < config.lower, x > clip_hi <=> double(x) > config.upper:
+    // storage_quant.cpp counts a value as clipped by comparing it with the double bounds.
+    float clip_lo = 0, clip_hi = 0;
+    int32_t last = 0, nan_slot = 0;  // num_buckets - 1, num_buckets
+    int64_t lanes = 1, slots = 0;    // histogram copies, slots per copy
+    bool quantized = false;
+};
+
+// The smallest float >= v and the largest float <= v (v finite).
+float floatAtLeast(double v) {
+    float f = static_cast<float>(v);
+    if (static_cast<double>(f) < v) f = std::nextafter(f, kInf);
+    return f;
+}
+float floatAtMost(double v) {
+    float f = static_cast<float>(v);
+    if (static_cast<double>(f) > v) f = std::nextafter(f, -kInf);
+    return f;
+}
+
+// The positions floor(i n / m) of suggestRanges' stride sample, stepped without division.
+struct Stride {
+    int64_t n = 0, m = 0, step = 0, step_rem = 0;
+    int64_t i = 0, pos = 0, rem = 0;  // the next sample, its position, (i n) mod m
+    Stride(int64_t n_, int64_t m_, int64_t from) : n(n_), m(m_), step(n_ / m_), step_rem(n_ % m_) {
+        i = static_cast<int64_t>((static_cast<__int128>(from) * m + n - 1) / n);  // first pos >= from
+        const __int128 t = static_cast<__int128>(i) * n;
+        pos = static_cast<int64_t>(t / m);
+        rem = static_cast<int64_t>(t % m);
+    }
+    // Copies the samples among values [from, from + len) (x points at `from`).
+    void take(const float* x, int64_t from, int64_t len, float* sample) {
+        for (; i < m && pos < from + len; ++i) {
+            sample[i] = x[pos - from];
+            pos += step;
+            rem += step_rem;
+            if (rem >= m) ++pos, rem -= m;
+        }
+    }
+};
+
+// Counts over a contiguous run: below/above lower/upper (float32, as the occupancy counts
+// them), clipped (as storage counts them), NaN, the finite extremes and whether a zero
+// occurs (its sign is settled by the caller, from the first zero in index order).
+struct RunCounts {
+    int64_t below = 0, above = 0, clipped = 0, nan = 0;
+    float lo = kInf, hi = -kInf;
+    bool zero = false;
+};
+
+QS_VECTOR_CLONES void scanRun(const float* x, int64_t len, const Consts& c, RunCounts& r) {
+    const f8 lower = f8{} + c.k.lower, upper = f8{} + c.k.upper;
+    const f8 clipLo = f8{} + c.clip_lo, clipHi = f8{} + c.clip_hi, inf = f8{} + kInf;
+    i8 below{}, above{}, clipped{}, nan{}, zero{};
+    f8 lo = f8{} + r.lo, hi = f8{} + r.hi;
+    int64_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        f8 v;
+        std::memcpy(&v, x + i, sizeof v);
+        below -= v < lower;  // comparisons give -1 for true
+        above -= v > upper;
+        clipped -= (v < clipLo) | (v > clipHi);
+        nan -= v != v;
+        const i8 finite = reinterpret_cast<f8>(reinterpret_cast<i8>(v) & 0x7FFFFFFF) < inf;
+        lo = (finite & (v < lo)) ? v : lo;
+        hi = (finite & (v > hi)) ? v : hi;
+        zero |= v == f8{};
+    }
+    int64_t b = 0, a = 0, cl = 0, nn = 0;
+    bool z = false;
+    float l = r.lo, h = r.hi;
+    for (int j = 0; j < 8; ++j) {
+        b += below[j], a += above[j], cl += clipped[j], nn += nan[j];
+        z = z || zero[j] != 0;
+        l = std::min(l, lo[j]);
+        h = std::max(h, hi[j]);
+    }
+    for (; i < len; ++i) {
+        const float v = x[i];
+        b += v < c.k.lower;
+        a += v > c.k.upper;
+        cl += v < c.clip_lo || v > c.clip_hi;
+        nn += v != v;
+        if (std::isfinite(v)) l = std::min(l, v), h = std::max(h, v);
+        z = z || v == 0.0f;
+    }
+    r.below += b, r.above += a, r.clipped += cl, r.nan += nn;
+    r.lo = l, r.hi = h;
+    r.zero = r.zero || z;
+}
+
+// The quantized part for kLanes blocks side by side: x[lane] points at each block's current
+// run of `len` values. For every value (lane by lane in index order): the bucket index with
+// the lookup's float32 formula (simulatedBucketF32; trunc == floor as the argument is >= 0.5),
+// counted into the histogram (NaN into nan_slot), and the reconstruction error sums of
+// storage_quant.cpp's ErrorSums::add with the reconstruction float(code) * quantum + lower.
+// A NaN value adds +0 to every sum (no change: a sum that starts at +0 is never -0) and
+// nothing to max_abs. acc holds the sums, kStats x kLanes, carried from run to run.
+QS_PASS_CLONES void quantizeRuns(const float* const* x, int64_t len, const Consts& c, double* acc,
+                                   int64_t* hist) {
+    const f8 lower = f8{} + c.k.lower, upper = f8{} + c.k.upper, quantum = f8{} + c.k.quantum;
+    const f8 half = f8{} + 0.5f, zero{};
+    const i8 last = i8{} + c.last, nanSlot = i8{} + c.nan_slot;
+    d8 sums[kStats];
+    std::memcpy(sums, acc, sizeof sums);
+    const int64_t lane = c.lanes > 1 ? c.slots : 0;
+    int64_t *h0 = hist, *h1 = h0 + lane, *h2 = h1 + lane, *h3 = h2 + lane;
+    alignas(32) int32_t tile[64];
+    for (int64_t i = 0; i < len; i += 8) {
+        f8 r[8];
+        // Eight streams 256 KB apart: the hardware prefetcher does not keep up with them alone.
+        if ((i & 15) == 0)
+            for (int l = 0; l < 8; ++l) __builtin_prefetch(x[l] + i + kPrefetch);
+        for (int l = 0; l < 8; ++l) std::memcpy(&r[l], x[l] + i, sizeof(f8));
+        // 8 x 8 transpose: col[t][l] = x[l][i + t].
+        const f8 t0 = __builtin_shufflevector(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
+        const f8 t1 = __builtin_shufflevector(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
+        const f8 t2 = __builtin_shufflevector(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
+        const f8 t3 = __builtin_shufflevector(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
+        const f8 t4 = __builtin_shufflevector(r[4], r[5], 0, 8, 1, 9, 4, 12, 5, 13);
+        const f8 t5 = __builtin_shufflevector(r[4], r[5], 2, 10, 3, 11, 6, 14, 7, 15);
+        const f8 t6 = __builtin_shufflevector(r[6], r[7], 0, 8, 1, 9, 4, 12, 5, 13);
+        const f8 t7 = __builtin_shufflevector(r[6], r[7], 2, 10, 3, 11, 6, 14, 7, 15);
+        const f8 u0 = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
+        const f8 u1 = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
+        const f8 u2 = __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
+        const f8 u3 = __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
+        const f8 u4 = __builtin_shufflevector(t4, t6, 0, 1, 8, 9, 4, 5, 12, 13);
+        const f8 u5 = __builtin_shufflevector(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15);
+        const f8 u6 = __builtin_shufflevector(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13);
+        const f8 u7 = __builtin_shufflevector(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
+        const f8 col[8] = {__builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11),
+                           __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11),
+                           __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11),
+                           __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11),
+                           __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15),
+                           __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15),
+                           __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15),
+                           __builtin_shufflevector(u3, u7, 4, 5, 6, 7, 12, 13, 14, 15)};
+        for (int t = 0; t < 8; ++t) {
+            const f8 v = col[t];
+            const i8 ok = v == v;
+            f8 cv = v < lower ? lower : v;
+            cv = upper < cv ? upper : cv;
+            f8 tq = (cv - lower) / quantum + half;
+            tq = ok ? tq : zero;
+            i8 q = __builtin_convertvector(tq, i8);
+            q = q < last ? q : last;
+            const f8 y = __builtin_convertvector(q, f8) * quantum + lower;
+            const i8 slot = ok ? q : nanSlot;
+            std::memcpy(tile + 8 * t, &slot, sizeof slot);
+            const f8 xz = ok ? v : zero, yz = ok ? y : zero;
+            const d8 xs = __builtin_convertvector(xz, d8), ys = __builtin_convertvector(yz, d8);
+            const d8 e = xs - ys;
+            sums[0] += e;
+            sums[1] += e * e;
+            sums[2] += xs * xs;
+            sums[3] += ys * ys;
+            sums[4] += xs * ys;
+            const d8 a = reinterpret_cast<d8>(reinterpret_cast<l8>(e) & 0x7FFFFFFFFFFFFFFFll);
+            sums[5] = a > sums[5] ? a : sums[5];
+        }
+        for (int j = 0; j < 64; j += 4) {
+            ++h0[tile[j]];
+            ++h1[tile[j + 1]];
+            ++h2[tile[j + 2]];
+            ++h3[tile[j + 3]];
+        }
+    }
+    std::memcpy(acc, sums, sizeof sums);
+}
+
+}  // namespace
+
+struct TablePass::Partial {
+    std::vector<int64_t> hist;  // lanes x slots
+    RunCounts counts;
+    int64_t first_zero = std::numeric_limits<int64_t>::max();  // index of the first zero seen
+    bool first_zero_negative = false;
+};
+
+TablePass::TablePass(int64_t n, const std::optional<tpu::QuantizationConfig>& quantization,
+                     int64_t max_samples)
+    : n_(std::max<int64_t>(n, 0)), quantization_(quantization) {
+    sample_size_ = max_samples <= 0 || max_samples >= n_ ? n_ : max_samples;
+    sample_.assign(static_cast<size_t>(sample_size_), std::numeric_limits<float>::quiet_NaN());
+    if (quantization_) blocks_.resize(static_cast<size_t>((n_ + kBlock - 1) / kBlock));
+}
+
+TablePass::~TablePass() = default;
+
+TablePass::Partial& TablePass::acquire() {
+    const std::lock_guard lock(mutex_);
+    if (!free_.empty()) {
+        Partial* p = free_.back();
+        free_.pop_back();
+        return *p;
+    }
+    auto p = std::make_unique<Partial>();
+    if (quantization_) {
+        const int64_t slots = quantization_->num_buckets + 1;
+        p->hist.assign(static_cast<size_t>((slots <= kMaxLanedSlots ? 4 : 1) * slots), 0);
+    }
+    partials_.push_back(std::move(p));
+    return *partials_.back();
+}
+
+void TablePass::release(Partial& p) {
+    const std::lock_guard lock(mutex_);
+    free_.push_back(&p);
+}
+
+void TablePass::add(int64_t begin, std::span<const float> values, const Exec& exec) {
+    Consts c;
+    if (quantization_) {
+        c.quantized = true;
+        c.k = tpu::prepareF32(*quantization_);
+        c.clip_lo = floatAtLeast(quantization_->lower);
+        c.clip_hi = floatAtMost(quantization_->upper);
+        c.last = static_cast<int32_t>(quantization_->num_buckets - 1);
+        c.nan_slot = static_cast<int32_t>(quantization_->num_buckets);
+        c.slots = quantization_->num_buckets + 1;
+        c.lanes = c.slots <= kMaxLanedSlots ? 4 : 1;
+    }
+    const int64_t size = static_cast<int64_t>(values.size());
+    const float* data = values.data();
+    float* sample = sample_.data();
+    const int64_t blocks = (size + kBlock - 1) / kBlock;
+
+    // Counts, extremes, zeros and samples of a run (values [from, from + len), at x).
+    auto scan = [&](Partial& p, const float* x, int64_t from, int64_t len, Stride& stride) {
+        const bool hadZero = p.counts.zero;
+        p.counts.zero = false;
+        scanRun(x, len, c, p.counts);
+        if (p.counts.zero && from < p.first_zero) {
+            for (int64_t i = 0; i < len && from + i < p.first_zero; ++i)
+                if (x[i] == 0.0f) {
+                    p.first_zero = from + i;
+                    p.first_zero_negative = std::signbit(x[i]);
+                    break;
+                }
+        }
+        p.counts.zero = hadZero || p.counts.zero;
+        stride.take(x, from, len, sample);
+    };
+    // One block on its own, element by element (storage_quant.cpp's loop).
+    auto single = [&](Partial& p, int64_t j) {
+        const float* x = data + j * kBlock;
+        const int64_t from = begin + j * kBlock, len = std::min(kBlock, size - j * kBlock);
+        Stride stride(n_, sample_size_, from);
+        scan(p, x, from, len, stride);
+        if (!c.quantized) return;
+        analysis::ErrorSums s;
+        const auto top = static_cast<float>(c.last);
+        for (int64_t i = 0; i < len; ++i) {
+            if (std::isnan(x[i])) {
+                ++p.hist[static_cast<size_t>(c.nan_slot)];
+                continue;
+            }
+            const auto code = static_cast<int32_t>(std::min(tpu::simulatedBucketF32(x[i], c.k), top));
+            ++p.hist[static_cast<size_t>(code)];
+            s.add(x[i], static_cast<float>(code) * c.k.quantum + c.k.lower);
+        }
+        blocks_[static_cast<size_t>(from / kBlock)] = s;
+    };
+    // kLanes whole blocks side by side.
+    auto group = [&](Partial& p, int64_t j) {
+        const float* x[kLanes];
+        std::vector<Stride> strides;
+        strides.reserve(kLanes);
+        for (int l = 0; l < kLanes; ++l) {
+            x[l] = data + (j + l) * kBlock;
+            strides.emplace_back(n_, sample_size_, begin + (j + l) * kBlock);
+        }
+        alignas(32) double acc[kStats * kLanes] = {};
+        for (int64_t s = 0; s < kBlock; s += kRun) {
+            const float* run[kLanes];
+            for (int l = 0; l < kLanes; ++l) run[l] = x[l] + s;
+            quantizeRuns(run, kRun, c, acc, p.hist.data());
+            for (int l = 0; l < kLanes; ++l)
+                scan(p, run[l], begin + (j + l) * kBlock + s, kRun, strides[static_cast<size_t>(l)]);
+        }
+        for (int l = 0; l < kLanes; ++l) {
+            analysis::ErrorSums& s = blocks_[static_cast<size_t>(begin / kBlock + j + l)];
+            s.err = acc[0 * kLanes + l];
+            s.err2 = acc[1 * kLanes + l];
+            s.x2 = acc[2 * kLanes + l];
+            s.y2 = acc[3 * kLanes + l];
+            s.xy = acc[4 * kLanes + l];
+            s.max_abs = acc[5 * kLanes + l];
+        }
+    };
+
+    parallelFor(exec, blocks, 1, [&](int64_t jb, int64_t je) {
+        Partial& p = acquire();
+        int64_t j = jb;
+        if (c.quantized)
+            for (; j + kLanes <= je && (j + kLanes) * kBlock <= size; j += kLanes) group(p, j);
+        for (; j < je; ++j) single(p, j);
+        release(p);
+    });
+}
+
+TablePass::Result TablePass::finish() {
+    Partial m;
+    if (quantization_) m.hist.assign(static_cast<size_t>(quantization_->num_buckets + 1), 0);
+    for (const auto& p : partials_) {
+        const size_t slots = m.hist.size();
+        for (size_t i = 0; i < p->hist.size(); ++i) m.hist[i % slots] += p->hist[i];
+        m.counts.below += p->counts.below;
+        m.counts.above += p->counts.above;
+        m.counts.clipped += p->counts.clipped;
+        m.counts.nan += p->counts.nan;
+        m.counts.lo = std::min(m.counts.lo, p->counts.lo);
+        m.counts.hi = std::max(m.counts.hi, p->counts.hi);
+        if (p->first_zero < m.first_zero) {
+            m.first_zero = p->first_zero;
+            m.first_zero_negative = p->first_zero_negative;
+        }
+    }
+    Result r;
+    r.nan = m.counts.nan;
+    // A zero extreme is the first zero in index order (std::min/max keep the first of equals).
+    const float firstZero = m.first_zero_negative ? -0.0f : 0.0f;
+    r.lowest = m.counts.lo == 0.0f ? firstZero : m.counts.lo;
+    r.highest = m.counts.hi == 0.0f ? firstZero : m.counts.hi;
+    sample_.erase(std::remove_if(sample_.begin(), sample_.end(), [](float v) { return !std::isfinite(v); }),
+                  sample_.end());
+    r.sample = std::move(sample_);
+    if (!quantization_) return r;
+
+    analysis::ErrorSums t;
+    for (const analysis::ErrorSums& b : blocks_) t.merge(b);
+    t.count = n_ - m.counts.nan;
+    t.nan_pairs = m.counts.nan;
+    t.clipped = m.counts.clipped;
+    analysis::ErrorStats stats = analysis::statsFromSums(t);
+    if (stats.count > 0) {
+        // Distinct reconstructed levels, from the codes used (as storage_quant.cpp counts them).
+        const tpu::SimQuantF32 k = tpu::prepareF32(*quantization_);
+        std::vector<float> levels;
+        for (int64_t j = 0; j < quantization_->num_buckets; ++j)
+            if (m.hist[static_cast<size_t>(j)] > 0) levels.push_back(static_cast<float>(j) * k.quantum + k.lower);
+        stats.distinct_levels = analysis::distinctValues(levels);
+    }
+    r.reconstruction = stats;
+    r.occupancy = occupancyFromCounts(*quantization_, std::move(m.hist), m.counts.below, m.counts.above, n_);
+    return r;
+}
+
+}  // namespace qs::embedding
