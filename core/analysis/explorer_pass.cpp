@@ -1,5 +1,7 @@
 #include "core/analysis/explorer_pass.h"
 
+#include "core/ops/kernel_util.h"
+
 #include <algorithm>
 #include <cmath>
 #include <mutex>
@@ -20,12 +22,14 @@ const SliceQuant& sliceOfRun(const PassSetup& s, int64_t run) {
 }
 
 // The tile loops of fuseBlock, each its own function so that its accumulators live in
-// registers (inlined into one function they were spilled: a load and a store per value).
+// registers (inlined into one function they were spilled: a load and a store per value),
+// and each cloned for AVX2 where the CPU has it (the lanes' sums are then one vector; the
+// same IEEE operations, no contraction, so the same bits).
 struct Extremes {
     float lo, hi;
     int64_t below = 0, above = 0;
 };
-[[gnu::noinline]] void addExtremes(const float* x, int64_t n, float qlo, float qhi, Extremes& e) {
+[[gnu::noinline]] QS_VECTOR_CLONES void addExtremes(const float* x, int64_t n, float qlo, float qhi, Extremes& e) {
     float lo = e.lo, hi = e.hi;
     int64_t below = 0, above = 0;
     for (int64_t k = 0; k < n; ++k) {
@@ -42,7 +46,7 @@ struct Extremes {
 }
 
 // The sums of pairs at block positions p0 .. p0 + n (lane p % kStatsLanes).
-[[gnu::noinline]] void addPairs(const float* x, const float* y, int64_t n, int64_t p0, ErrorLanes& sums) {
+[[gnu::noinline]] QS_VECTOR_CLONES void addPairs(const float* x, const float* y, int64_t n, int64_t p0, ErrorLanes& sums) {
     ErrorLanes s = sums;
     int64_t k = 0;
     for (; k < n && (p0 + k) % kStatsLanes != 0; ++k) s.add(static_cast<int>((p0 + k) % kStatsLanes), x[k], y[k]);
@@ -52,9 +56,18 @@ struct Extremes {
     sums = s;
 }
 
-[[gnu::noinline]] void addLevels(const float* x, const float* y, int64_t n, DistinctCounter& levels) {
+[[gnu::noinline]] QS_VECTOR_CLONES void addLevels(const float* x, const float* y, int64_t n, DistinctCounter& levels) {
     for (int64_t k = 0; k < n; ++k)
         if (!std::isnan(x[k]) && !std::isnan(y[k])) levels.add(y[k]);
+}
+
+// The histograms' loops, cloned like the others (the count itself is HistogramCounter's).
+[[gnu::noinline]] QS_VECTOR_CLONES void addValues(const float* x, int64_t n, HistogramCounter& h) {
+    h.addAll(x, n);
+}
+[[gnu::noinline]] QS_VECTOR_CLONES void addDifferences(const float* x, const float* y, int64_t n,
+                                                       HistogramCounter& h) {
+    h.addDifferences(x, y, n);
 }
 
 // One block: x[0, n) and y[0, n) are the tensor's elements first .. first + n. The sums
@@ -72,8 +85,8 @@ ErrorSums fuseBlock(const PassSetup& s, const float* x, const float* y, int64_t 
         for (int64_t tile = i; tile < end; tile += kTile) {
             const int64_t count = std::min(end - tile, kTile);
             addExtremes(x + tile, count, q.output_min, q.output_max, e);
-            if (s.count_data) share.data.addAll(x + tile, count);
-            share.err.addDifferences(x + tile, y + tile, count);
+            if (s.count_data) addValues(x + tile, count, share.data);
+            addDifferences(x + tile, y + tile, count, share.err);
             addPairs(x + tile, y + tile, count, tile, sums);
             addLevels(x + tile, y + tile, count, share.levels);
         }
