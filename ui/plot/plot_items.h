@@ -97,6 +97,10 @@ inline void styleBars(QCPBars* bars, const QColor& colour, int alpha) {
     fill.setAlpha(alpha);
     bars->setBrush(fill);
     bars->setPen(QPen(colour, 1));
+    // Axis-aligned rectangles: antialiasing their translucent fills only blurs the edges and
+    // made a 200-bar histogram cost ~15 ms a redraw.
+    bars->setAntialiased(false);
+    bars->setAntialiasedFill(false);
 }
 
 // The start of every view's constructor: object names for the frame and its plot (tests find
