@@ -83,8 +83,8 @@ Result<ErrorStats> errorStats(std::span<const float> x, std::span<const float> y
     BlockedErrorSums blocked;
     int64_t clipped = 0;
     DistinctCounter levels;  // distinct y among the counted pairs
+    blocked.addRun(x.data(), y.data(), static_cast<int64_t>(x.size()));
     for (size_t i = 0; i < x.size(); ++i) {
-        blocked.add(x[i], y[i]);
         if (std::isnan(x[i]) || std::isnan(y[i])) continue;
         const double xi = x[i];
         if (clip && (xi < clip->lo || xi > clip->hi)) ++clipped;

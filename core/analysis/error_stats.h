@@ -7,6 +7,7 @@
 // into the sums as IEEE arithmetic says (a saturating quantizer never produces them).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -96,6 +97,15 @@ struct ErrorLanes {
         const double a = std::fabs(e);
         max_abs[lane] = (a > max_abs[lane] || std::isnan(a)) ? a : max_abs[lane];
     }
+    // The pairs at block positions p0 .. p0 + n: the leading ones to a lane boundary, then
+    // groups of kStatsLanes with fixed lanes (independent chains the compiler can vectorise).
+    void addRun(int64_t p0, const float* x, const float* y, int64_t n) {
+        int64_t k = 0;
+        for (; k < n && (p0 + k) % kStatsLanes != 0; ++k) add(static_cast<int>((p0 + k) % kStatsLanes), x[k], y[k]);
+        for (; k + kStatsLanes <= n; k += kStatsLanes)
+            for (int l = 0; l < kStatsLanes; ++l) add(l, x[k + l], y[k + l]);
+        for (; k < n; ++k) add(static_cast<int>((p0 + k) % kStatsLanes), x[k], y[k]);
+    }
     ErrorSums fold() const {
         ErrorSums s;
         s.nan_pairs = nan_pairs;
@@ -121,6 +131,24 @@ public:
             total_.merge(block_.fold());
             block_ = {};
             filled_ = 0;
+        }
+    }
+    // Pairs in a row: the same sums as add() for each, block boundaries included.
+    void addRun(const float* x, const float* y, int64_t n) {
+        while (n > 0) {
+            const int64_t take = std::min(n, kStatsBlock - filled_);
+            ErrorLanes lanes = block_;  // a local: its sums stay in registers
+            lanes.addRun(filled_, x, y, take);
+            block_ = lanes;
+            filled_ += take;
+            x += take;
+            y += take;
+            n -= take;
+            if (filled_ == kStatsBlock) {
+                total_.merge(block_.fold());
+                block_ = {};
+                filled_ = 0;
+            }
         }
     }
     ErrorSums total() const {

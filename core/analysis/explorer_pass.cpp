@@ -46,13 +46,10 @@ struct Extremes {
 }
 
 // The sums of pairs at block positions p0 .. p0 + n (lane p % kStatsLanes).
-[[gnu::noinline]] QS_VECTOR_CLONES void addPairs(const float* x, const float* y, int64_t n, int64_t p0, ErrorLanes& sums) {
+[[gnu::noinline]] QS_VECTOR_CLONES void addPairs(const float* x, const float* y, int64_t n, int64_t p0,
+                                                 ErrorLanes& sums) {
     ErrorLanes s = sums;
-    int64_t k = 0;
-    for (; k < n && (p0 + k) % kStatsLanes != 0; ++k) s.add(static_cast<int>((p0 + k) % kStatsLanes), x[k], y[k]);
-    for (; k + kStatsLanes <= n; k += kStatsLanes)
-        for (int l = 0; l < kStatsLanes; ++l) s.add(l, x[k + l], y[k + l]);
-    for (; k < n; ++k) s.add(static_cast<int>((p0 + k) % kStatsLanes), x[k], y[k]);
+    s.addRun(p0, x, y, n);
     sums = s;
 }
 

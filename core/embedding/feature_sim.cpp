@@ -65,8 +65,8 @@ analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, std::span<con
                 Eigen::Map<Eigen::ArrayXf> qs(q.data(), n), ys(y.data(), n);
                 qs = ((xs.max(k.lower).min(k.upper) - k.lower) / k.quantum + 0.5f).floor();
                 ys = qs * k.quantum + k.lower;
+                block.addRun(x.data(), y.data(), n);
                 for (int64_t j = 0; j < n; ++j) {
-                    block.add(x[static_cast<size_t>(j)], y[static_cast<size_t>(j)]);
                     const double xi = x[static_cast<size_t>(j)];
                     if (std::isnan(xi) || std::isnan(y[static_cast<size_t>(j)])) continue;
                     clips += xi < lo || xi > hi;
