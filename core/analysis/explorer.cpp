@@ -202,8 +202,11 @@ Result<ExplorerResult> computeExplorerStream(const QuantSpec& spec, const data::
     if (!setup) return setup.error();
     // Scan 2: Q(x) chunk by chunk, through the fused pass. Per tensor with a given range the
     // op itself runs on each chunk (elementwise once its range is fixed, and vectorised).
+    // (As its one slice's per-tensor spec: a chunk is flat, and a size-1 axis quantizes as
+    // per tensor.)
     const bool opOnChunks = layout.depth == 1 && !rangesFromData(spec);
-    auto totals = fusedStreamPass(*setup, data, prepared->quantizers, opOnChunks ? &spec : nullptr,
+    const QuantSpec chunkSpec = sliceSpec(spec, r.run.slices.front());
+    auto totals = fusedStreamPass(*setup, data, prepared->quantizers, opOnChunks ? &chunkSpec : nullptr,
                                   options.stream_chunk, options.exec, options.cancel,
                                   [&](double f) { return keepGoing(secondFrom + (1 - secondFrom) * f); });
     if (!totals) return totals.error().kind == "Cancelled" ? cancelledError() : totals.error();

@@ -156,6 +156,9 @@ std::vector<Case> cases() {
     scaled.axis = 1;
     scaled.range_source = RangeSource::FromData;
     out.push_back({"QuantizeV2 SCALED per channel (axis 1, from data)", scaled, {1000, 7, 40}});
+    QuantSpec sizeOneAxis = v2;  // one slice along the axis: per tensor, also in chunks
+    sizeOneAxis.axis = 1;
+    out.push_back({"QuantizeV2 along an axis of size 1", sizeOneAxis, {150000, 1}});
     QuantSpec qdq;
     qdq.op = QuantOp::QuantizeAndDequantizeV2;
     qdq.round_mode = defaultRoundMode(qdq.op);
