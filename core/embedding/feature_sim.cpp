@@ -35,6 +35,7 @@ analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, std::span<con
     // A bucket index reaches num_buckets at most (float rounding of (upper - lower) / quantum).
     const int64_t slots = config.num_buckets + 2;
     const auto lastSlot = static_cast<float>(slots - 1);
+    const auto spareSlot = static_cast<float>(slots);
     const double lo = config.lower, hi = config.upper;
     const float* values = table.values.data();
     std::vector<analysis::ErrorSums> blockSums(static_cast<size_t>(blocks));
@@ -44,7 +45,7 @@ analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, std::span<con
     parallelFor(exec, blocks, 1, [&](int64_t b0, int64_t b1) {
         constexpr int64_t kStep = 4096;  // pairs gathered at a time (a multiple of the lanes)
         std::vector<float> x(kStep), q(kStep), y(kStep);
-        std::vector<uint8_t> seen(static_cast<size_t>(slots), 0);
+        std::vector<uint8_t> seen(static_cast<size_t>(slots) + 1, 0);  // + the spare slot
         int64_t clips = 0;
         for (int64_t blk = b0; blk < b1; ++blk) {
             analysis::BlockedErrorSums block;
@@ -66,18 +67,25 @@ analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, std::span<con
                 qs = ((xs.max(k.lower).min(k.upper) - k.lower) / k.quantum + 0.5f).floor();
                 ys = qs * k.quantum + k.lower;
                 block.addRun(x.data(), y.data(), n);
+                // Through raw pointers and without branches: a byte store may alias anything,
+                // so through the vectors every value reloaded their data pointers. A pair
+                // with a NaN marks the spare slot past the levels, never merged.
+                const float *xp = x.data(), *yp = y.data(), *qp = q.data();
+                uint8_t* sp = seen.data();
+                const double low = lo, high = hi;  // locals too: not reloaded after each store
+                const float last = lastSlot, spare = spareSlot;
                 for (int64_t j = 0; j < n; ++j) {
-                    const double xi = x[static_cast<size_t>(j)];
-                    if (std::isnan(xi) || std::isnan(y[static_cast<size_t>(j)])) continue;
-                    clips += xi < lo || xi > hi;
-                    seen[static_cast<size_t>(std::min(q[static_cast<size_t>(j)], lastSlot))] = 1;
+                    const double xi = xp[j];
+                    const bool counted = !(std::isnan(xi) || std::isnan(yp[j]));
+                    clips += counted && (xi < low || xi > high);
+                    sp[static_cast<size_t>(counted ? std::min(qp[j], last) : spare)] = 1;
                 }
             }
             blockSums[static_cast<size_t>(blk)] = block.total();
         }
         const std::lock_guard lock(merge);
         clipped += clips;
-        for (size_t j = 0; j < seen.size(); ++j) used[j] |= seen[j];
+        for (size_t j = 0; j < used.size(); ++j) used[j] |= seen[j];
     });
     analysis::ErrorSums sums;
     for (const analysis::ErrorSums& b : blockSums) sums.merge(b);
