@@ -67,6 +67,35 @@ struct Extremes {
     h.addDifferences(x, y, n);
 }
 
+// Runs shorter than this (an axis near the end of the shape) take the slice per value.
+constexpr int64_t kShortRun = 64;
+
+// addExtremes for x[0, n) = elements first .. first + n whose runs are short: each value's
+// slice followed along, one loop for the whole tile.
+[[gnu::noinline]] void addExtremesShortRuns(const PassSetup& s, const float* x, int64_t first, int64_t n,
+                                            Extremes& e) {
+    const int64_t post = s.layout.post, depth = s.layout.depth;
+    const SliceQuant* slices = s.slices->data();
+    int64_t inRun = first % post, slice = (first / post) % depth;
+    float lo = e.lo, hi = e.hi;
+    int64_t below = 0, above = 0;
+    for (int64_t k = 0; k < n; ++k) {
+        const float v = x[k];
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+        below += v < slices[slice].output_min;
+        above += v > slices[slice].output_max;
+        if (++inRun == post) {
+            inRun = 0;
+            slice = slice + 1 == depth ? 0 : slice + 1;
+        }
+    }
+    e.lo = lo;
+    e.hi = hi;
+    e.below += below;
+    e.above += above;
+}
+
 // One block: x[0, n) and y[0, n) are the tensor's elements first .. first + n. The sums
 // are the block's own, summed in index order; the rest goes into `share`. Tiles small
 // enough for L1, each statistic its own tight loop over the tile.
@@ -75,19 +104,25 @@ ErrorSums fuseBlock(const PassSetup& s, const float* x, const float* y, int64_t 
     ErrorLanes sums;
     Extremes e{share.lo, share.hi};
     const int64_t post = s.layout.post;
-    for (int64_t i = 0; i < n;) {
-        const int64_t run = (first + i) / post;
-        const SliceQuant& q = sliceOfRun(s, run);
-        const int64_t end = std::min(n, (run + 1) * post - first);
-        for (int64_t tile = i; tile < end; tile += kTile) {
-            const int64_t count = std::min(end - tile, kTile);
-            addExtremes(x + tile, count, q.output_min, q.output_max, e);
-            if (s.count_data) addValues(x + tile, count, share.data);
-            addDifferences(x + tile, y + tile, count, share.err);
-            addPairs(x + tile, y + tile, count, tile, sums);
-            addLevels(x + tile, y + tile, count, share.levels);
+    for (int64_t tile = 0; tile < n; tile += kTile) {
+        const int64_t count = std::min(n - tile, kTile);
+        // Only the clip counts depend on the slice: they go run by run, the rest tile by tile
+        // (so short runs, an axis of small stride, do not cut the tile loops short).
+        if (post < kShortRun) {
+            addExtremesShortRuns(s, x + tile, first + tile, count, e);
+        } else {
+            for (int64_t i = tile; i < tile + count;) {
+                const int64_t run = (first + i) / post;
+                const SliceQuant& q = sliceOfRun(s, run);
+                const int64_t end = std::min(tile + count, (run + 1) * post - first);
+                addExtremes(x + i, end - i, q.output_min, q.output_max, e);
+                i = end;
+            }
         }
-        i = end;
+        if (s.count_data) addValues(x + tile, count, share.data);
+        addDifferences(x + tile, y + tile, count, share.err);
+        addPairs(x + tile, y + tile, count, tile, sums);
+        addLevels(x + tile, y + tile, count, share.levels);
     }
     share.lo = e.lo;
     share.hi = e.hi;
