@@ -28,21 +28,19 @@ const SliceQuant& sliceOfRun(const PassSetup& s, int64_t run) {
 struct Extremes {
     float lo, hi;
     int64_t below = 0, above = 0;
-};
-[[gnu::noinline]] QS_VECTOR_CLONES void addExtremes(const float* x, int64_t n, float qlo, float qhi, Extremes& e) {
-    float lo = e.lo, hi = e.hi;
-    int64_t below = 0, above = 0;
-    for (int64_t k = 0; k < n; ++k) {
-        const float v = x[k];
+
+    // x's part of the extremes and of its slice's clip counts ([qlo, qhi] its output range).
+    void add(float v, float qlo, float qhi) {
         lo = v < lo ? v : lo;
         hi = v > hi ? v : hi;
         below += v < qlo;
         above += v > qhi;
     }
-    e.lo = lo;
-    e.hi = hi;
-    e.below += below;
-    e.above += above;
+};
+[[gnu::noinline]] QS_VECTOR_CLONES void addExtremes(const float* x, int64_t n, float qlo, float qhi, Extremes& e) {
+    Extremes t = e;  // a local: in registers
+    for (int64_t k = 0; k < n; ++k) t.add(x[k], qlo, qhi);
+    e = t;
 }
 
 // The sums of pairs at block positions p0 .. p0 + n (lane p % kStatsLanes).
@@ -77,23 +75,15 @@ constexpr int64_t kShortRun = 64;
     const int64_t post = s.layout.post, depth = s.layout.depth;
     const SliceQuant* slices = s.slices->data();
     int64_t inRun = first % post, slice = (first / post) % depth;
-    float lo = e.lo, hi = e.hi;
-    int64_t below = 0, above = 0;
+    Extremes t = e;  // a local: in registers
     for (int64_t k = 0; k < n; ++k) {
-        const float v = x[k];
-        lo = v < lo ? v : lo;
-        hi = v > hi ? v : hi;
-        below += v < slices[slice].output_min;
-        above += v > slices[slice].output_max;
+        t.add(x[k], slices[slice].output_min, slices[slice].output_max);
         if (++inRun == post) {
             inRun = 0;
             slice = slice + 1 == depth ? 0 : slice + 1;
         }
     }
-    e.lo = lo;
-    e.hi = hi;
-    e.below += below;
-    e.above += above;
+    e = t;
 }
 
 // One block: x[0, n) and y[0, n) are the tensor's elements first .. first + n. The sums
