@@ -3,8 +3,18 @@
 // stays in cache and one value costs ~2 ns, against ~25 ns for sorting. Past kMaxTable
 // entries it gives up (`overflowed`) and the caller counts by sorting instead. Counters of
 // parts of the data merge into the count of the whole, whatever the split.
+//
+// Given the quantizer's grid (its levels lo + k·step, k < points), the counter puts a
+// direct-mapped table in front of the hash set: each grid point's slot holds the first value
+// seen nearest to it. A value equal to its slot's costs one load and no hash; the hash set
+// takes only values whose slot holds another value (off-grid outputs, other channels'
+// levels). Which slot a value goes to is a fixed function of the value, so a value lives in
+// one place only and the count stays exact for any grid; a good grid only makes it faster
+// (16-bit levels: a 256 KB table instead of a 1 MB hash set probed twice).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -13,10 +23,99 @@ namespace qs::analysis {
 
 class DistinctCounter {
 public:
-    void add(float v) {
+    DistinctCounter() = default;
+    // With a grid in front: levels near lo + k·step, 0 <= k < points (at most kMaxGrid
+    // slots are kept; past that the slots are spread over [lo, lo + (points - 1)·step]).
+    DistinctCounter(double lo, double step, int64_t points) {
+        if (!(points > 1) || !std::isfinite(lo) || !std::isfinite(step) || !(step != 0)) return;
+        const int64_t slots = std::min(points, kMaxGrid);
+        gridLo_ = lo;
+        gridScale_ = static_cast<double>(slots - 1) / (static_cast<double>(points - 1) * step);
+        if (!std::isfinite(gridScale_)) return;
+        gridLast_ = static_cast<double>(slots - 1);
+        grid_.assign(static_cast<size_t>(slots), kEmpty);
+    }
+
+    void add(float v) { addKey(keyOf(v)); }
+    // The values y[k] whose pair (x[k], y[k]) has no NaN.
+    [[gnu::always_inline]] void addPairs(const float* x, const float* y, int64_t n) {
+        if (grid_.empty()) {
+            for (int64_t k = 0; k < n; ++k)
+                if (!std::isnan(x[k]) && !std::isnan(y[k])) add(y[k]);
+            return;
+        }
+        // Two phases per group: keys and slots (arithmetic only, vectorised), then one load
+        // and a compare per value.
+        constexpr int64_t kGroup = 256;
+        uint32_t keys[kGroup];
+        int32_t slots[kGroup];
+        const double lo = gridLo_, scale = gridScale_, last = gridLast_;
+        for (int64_t g = 0; g < n; g += kGroup) {
+            const int64_t m = std::min(n - g, kGroup);
+            for (int64_t k = 0; k < m; ++k) {
+                const float xv = x[g + k], yv = y[g + k];
+                uint32_t key;
+                std::memcpy(&key, &yv, sizeof key);
+                key = (key & 0x7FFFFFFFu) == 0 ? 0 : key;
+                keys[k] = (xv != xv || yv != yv) ? kEmpty : key;  // kEmpty: the pair is skipped
+                slots[k] = slotOf(yv, lo, scale, last);
+            }
+            const uint32_t* front = grid_.data();
+            for (int64_t k = 0; k < m; ++k)
+                if (keys[k] != kEmpty && front[slots[k]] != keys[k]) addBehindGrid(keys[k], slots[k]);
+        }
+    }
+    // Adds every value `other` has seen (its grid need not be this one's).
+    void merge(const DistinctCounter& other) {
+        if (other.overflowed_) overflowed_ = true;
+        for (uint32_t k : other.grid_)
+            if (k != kEmpty) addKey(k);
+        for (uint32_t k : other.table_)
+            if (k != kEmpty) addKey(k);
+    }
+    bool overflowed() const { return overflowed_; }
+    int64_t count() const { return static_cast<int64_t>(size_ + gridSize_); }
+
+private:
+    static constexpr uint32_t kEmpty = 0xFFFFFFFFu;  // a NaN pattern, never a key
+    static constexpr int64_t kMaxGrid = int64_t{1} << 16;
+
+    static uint32_t keyOf(float v) {
         uint32_t key;
         std::memcpy(&key, &v, sizeof key);
-        key = (key & 0x7FFFFFFFu) == 0 ? 0 : key;  // -0 and +0 are the same level
+        return (key & 0x7FFFFFFFu) == 0 ? 0 : key;  // -0 and +0 are the same level
+    }
+    // The grid slot of a value: the nearest grid point, clamped (NaN never gets here as a
+    // key; it is mapped to 0 so that the conversion is always defined).
+    static int32_t slotOf(float v, double lo, double scale, double last) {
+        double t = (static_cast<double>(v) - lo) * scale + 0.5;
+        t = t == t ? t : 0.0;
+        t = t < 0.0 ? 0.0 : t;
+        t = t > last ? last : t;
+        return static_cast<int32_t>(t);
+    }
+    void addKey(uint32_t key) {
+        if (key == kEmpty) return;  // the one pattern neither table can hold (a NaN)
+        if (grid_.empty()) {
+            addToTable(key);
+            return;
+        }
+        float v;
+        std::memcpy(&v, &key, sizeof v);
+        const int32_t slot = slotOf(v, gridLo_, gridScale_, gridLast_);
+        if (grid_[static_cast<size_t>(slot)] != key) addBehindGrid(key, slot);
+    }
+    // A key not in its grid slot: the slot's first value if it is free, else the hash set.
+    void addBehindGrid(uint32_t key, int32_t slot) {
+        uint32_t& front = grid_[static_cast<size_t>(slot)];
+        if (front == kEmpty) {
+            front = key;
+            ++gridSize_;
+        } else {
+            addToTable(key);
+        }
+    }
+    void addToTable(uint32_t key) {
         // The common case, a level seen before, is at one of its two slots: two loads and
         // one well-predicted branch. (With one slot, a frequent level that collided at
         // insertion, such as a clip level, missed every time.)
@@ -24,17 +123,6 @@ public:
         if ((t[home(key)] == key) | (t[second(key)] == key)) return;
         if (!overflowed_) insert(key);
     }
-    // Adds every value `other` has seen.
-    void merge(const DistinctCounter& other) {
-        if (other.overflowed_) overflowed_ = true;
-        for (uint32_t k : other.table_)
-            if (!overflowed_ && k != kEmpty) insert(k);
-    }
-    bool overflowed() const { return overflowed_; }
-    int64_t count() const { return static_cast<int64_t>(size_); }
-
-private:
-    static constexpr uint32_t kEmpty = 0xFFFFFFFFu;  // a NaN pattern, never a key
     static constexpr size_t kMaxTable = size_t{1} << 24;
     // The table takes the low bits, and they must depend on every bit of the key: a 32-bit
     // product's low bits ignore the sign bit (so x and -x, like the two clip levels, always
@@ -63,7 +151,6 @@ private:
         table_[i] = key;
     }
     void insert(uint32_t key) {
-        if (key == kEmpty) return;  // the one pattern the table cannot hold (a NaN)
         if (contains(key)) return;
         place(key);
         if (++size_ * 2 > table_.size()) grow();
@@ -83,6 +170,9 @@ private:
     size_t mask_ = 4095;
     size_t size_ = 0;
     bool overflowed_ = false;
+    std::vector<uint32_t> grid_;  // empty: no grid
+    double gridLo_ = 0, gridScale_ = 0, gridLast_ = 0;
+    size_t gridSize_ = 0;
 };
 
 }  // namespace qs::analysis

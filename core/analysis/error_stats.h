@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 
@@ -99,12 +100,61 @@ struct ErrorLanes {
     }
     // The pairs at block positions p0 .. p0 + n: the leading ones to a lane boundary, then
     // groups of kStatsLanes with fixed lanes (independent chains the compiler can vectorise).
-    void addRun(int64_t p0, const float* x, const float* y, int64_t n) {
+    [[gnu::always_inline]] void addRun(int64_t p0, const float* x, const float* y, int64_t n) {
         int64_t k = 0;
         for (; k < n && (p0 + k) % kStatsLanes != 0; ++k) add(static_cast<int>((p0 + k) % kStatsLanes), x[k], y[k]);
-        for (; k + kStatsLanes <= n; k += kStatsLanes)
-            for (int l = 0; l < kStatsLanes; ++l) add(l, x[k + l], y[k + l]);
+        k = addGroups(k, x, y, n);
         for (; k < n; ++k) add(static_cast<int>((p0 + k) % kStatsLanes), x[k], y[k]);
+    }
+    // add() for the groups of kStatsLanes pairs from x[k], lane l taking x[k + l]: the lanes
+    // as one vector (GCC's vector extension: the same IEEE operations per lane, so the same
+    // bits; AVX2 does a group in one instruction each, the baseline in two). Returns the
+    // index after the last whole group. Left to the auto-vectoriser, the branchy max and
+    // the 28 accumulators stayed scalar and spilled.
+    [[gnu::always_inline]] int64_t addGroups(int64_t k, const float* x, const float* y, int64_t n) {
+        static_assert(kStatsLanes == 4);
+        using F4 = float __attribute__((vector_size(16)));
+        using D4 = double __attribute__((vector_size(32)));
+        using I4 = int64_t __attribute__((vector_size(32)));
+        D4 vErr, vErr2, vX2, vY2, vXy, vMax;
+        I4 vCount, vNan = {0, 0, 0, 0};
+        std::memcpy(&vErr, err, sizeof vErr);
+        std::memcpy(&vErr2, err2, sizeof vErr2);
+        std::memcpy(&vX2, x2, sizeof vX2);
+        std::memcpy(&vY2, y2, sizeof vY2);
+        std::memcpy(&vXy, xy, sizeof vXy);
+        std::memcpy(&vMax, max_abs, sizeof vMax);
+        std::memcpy(&vCount, count, sizeof vCount);
+        const D4 zero = {0, 0, 0, 0};
+        const I4 absMask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+        for (; k + kStatsLanes <= n; k += kStatsLanes) {
+            F4 xf, yf;
+            std::memcpy(&xf, x + k, sizeof xf);
+            std::memcpy(&yf, y + k, sizeof yf);
+            D4 xd = __builtin_convertvector(xf, D4), yd = __builtin_convertvector(yf, D4);
+            const I4 skip = (xd != xd) | (yd != yd);  // -1 where x or y is NaN
+            xd = skip ? zero : xd;
+            yd = skip ? zero : yd;
+            const D4 e = xd - yd;
+            vNan -= skip;
+            vCount += skip + 1;  // +1 where the pair counts
+            vErr += e;
+            vErr2 += e * e;
+            vX2 += xd * xd;
+            vY2 += yd * yd;
+            vXy += xd * yd;
+            const D4 a = reinterpret_cast<D4>(reinterpret_cast<I4>(e) & absMask);
+            vMax = ((a > vMax) | (a != a)) ? a : vMax;
+        }
+        std::memcpy(err, &vErr, sizeof vErr);
+        std::memcpy(err2, &vErr2, sizeof vErr2);
+        std::memcpy(x2, &vX2, sizeof vX2);
+        std::memcpy(y2, &vY2, sizeof vY2);
+        std::memcpy(xy, &vXy, sizeof vXy);
+        std::memcpy(max_abs, &vMax, sizeof vMax);
+        std::memcpy(count, &vCount, sizeof vCount);
+        nan_pairs += vNan[0] + vNan[1] + vNan[2] + vNan[3];
+        return k;
     }
     ErrorSums fold() const {
         ErrorSums s;

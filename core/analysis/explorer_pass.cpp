@@ -3,6 +3,7 @@
 #include "core/ops/kernel_util.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <mutex>
 #include <optional>
@@ -25,22 +26,37 @@ const SliceQuant& sliceOfRun(const PassSetup& s, int64_t run) {
 // registers (inlined into one function they were spilled: a load and a store per value),
 // and each cloned for AVX2 where the CPU has it (the lanes' sums are then one vector; the
 // same IEEE operations, no contraction, so the same bits).
-struct Extremes {
-    float lo, hi;
-    int64_t below = 0, above = 0;
+struct ClipCounts {
+    int64_t below = 0, above = 0;  // x below / above its slice's output range [qlo, qhi]
 
-    // x's part of the extremes and of its slice's clip counts ([qlo, qhi] its output range).
     void add(float v, float qlo, float qhi) {
-        lo = v < lo ? v : lo;
-        hi = v > hi ? v : hi;
         below += v < qlo;
         above += v > qhi;
     }
 };
-[[gnu::noinline]] QS_VECTOR_CLONES void addExtremes(const float* x, int64_t n, float qlo, float qhi, Extremes& e) {
-    Extremes t = e;  // a local: in registers
-    for (int64_t k = 0; k < n; ++k) t.add(x[k], qlo, qhi);
-    e = t;
+[[gnu::noinline]] QS_VECTOR_CLONES void addClipCounts(const float* x, int64_t n, float qlo, float qhi,
+                                                      ClipCounts& c) {
+    // Eight lanes at a time (GCC's vector extension), 32-bit counts per lane: a run here is
+    // at most a tile.
+    using F8 = float __attribute__((vector_size(32)));
+    using I8 = int32_t __attribute__((vector_size(32)));
+    const F8 lo = {qlo, qlo, qlo, qlo, qlo, qlo, qlo, qlo}, hi = {qhi, qhi, qhi, qhi, qhi, qhi, qhi, qhi};
+    I8 below = {}, above = {};
+    int64_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        F8 v;
+        std::memcpy(&v, x + k, sizeof v);
+        below -= v < lo;  // a true lane is -1
+        above -= v > hi;
+    }
+    ClipCounts t;
+    for (int l = 0; l < 8; ++l) {
+        t.below += below[l];
+        t.above += above[l];
+    }
+    for (; k < n; ++k) t.add(x[k], qlo, qhi);
+    c.below += t.below;
+    c.above += t.above;
 }
 
 // The sums of pairs at block positions p0 .. p0 + n (lane p % kStatsLanes).
@@ -52,8 +68,7 @@ struct Extremes {
 }
 
 [[gnu::noinline]] QS_VECTOR_CLONES void addLevels(const float* x, const float* y, int64_t n, DistinctCounter& levels) {
-    for (int64_t k = 0; k < n; ++k)
-        if (!std::isnan(x[k]) && !std::isnan(y[k])) levels.add(y[k]);
+    levels.addPairs(x, y, n);
 }
 
 // The histograms' loops, cloned like the others (the count itself is HistogramCounter's).
@@ -68,14 +83,14 @@ struct Extremes {
 // Runs shorter than this (an axis near the end of the shape) take the slice per value.
 constexpr int64_t kShortRun = 64;
 
-// addExtremes for x[0, n) = elements first .. first + n whose runs are short: each value's
-// slice followed along, one loop for the whole tile.
-[[gnu::noinline]] void addExtremesShortRuns(const PassSetup& s, const float* x, int64_t first, int64_t n,
-                                            Extremes& e) {
+// addClipCounts for x[0, n) = elements first .. first + n whose runs are short: each
+// value's slice followed along, one loop for the whole tile.
+[[gnu::noinline]] void addClipCountsShortRuns(const PassSetup& s, const float* x, int64_t first, int64_t n,
+                                              ClipCounts& c) {
     const int64_t post = s.layout.post, depth = s.layout.depth;
     const SliceQuant* slices = s.slices->data();
     int64_t inRun = first % post, slice = (first / post) % depth;
-    Extremes t = e;  // a local: in registers
+    ClipCounts t = c;  // a local: in registers
     for (int64_t k = 0; k < n; ++k) {
         t.add(x[k], slices[slice].output_min, slices[slice].output_max);
         if (++inRun == post) {
@@ -83,7 +98,7 @@ constexpr int64_t kShortRun = 64;
             slice = slice + 1 == depth ? 0 : slice + 1;
         }
     }
-    e = t;
+    c = t;
 }
 
 // One block: x[0, n) and y[0, n) are the tensor's elements first .. first + n. The sums
@@ -92,20 +107,20 @@ constexpr int64_t kShortRun = 64;
 ErrorSums fuseBlock(const PassSetup& s, const float* x, const float* y, int64_t first, int64_t n,
                     PassShare& share) {
     ErrorLanes sums;
-    Extremes e{share.lo, share.hi};
+    ClipCounts clips;
     const int64_t post = s.layout.post;
     for (int64_t tile = 0; tile < n; tile += kTile) {
         const int64_t count = std::min(n - tile, kTile);
         // Only the clip counts depend on the slice: they go run by run, the rest tile by tile
         // (so short runs, an axis of small stride, do not cut the tile loops short).
         if (post < kShortRun) {
-            addExtremesShortRuns(s, x + tile, first + tile, count, e);
+            addClipCountsShortRuns(s, x + tile, first + tile, count, clips);
         } else {
             for (int64_t i = tile; i < tile + count;) {
                 const int64_t run = (first + i) / post;
                 const SliceQuant& q = sliceOfRun(s, run);
                 const int64_t end = std::min(tile + count, (run + 1) * post - first);
-                addExtremes(x + i, end - i, q.output_min, q.output_max, e);
+                addClipCounts(x + i, end - i, q.output_min, q.output_max, clips);
                 i = end;
             }
         }
@@ -114,10 +129,8 @@ ErrorSums fuseBlock(const PassSetup& s, const float* x, const float* y, int64_t 
         addPairs(x + tile, y + tile, count, tile, sums);
         addLevels(x + tile, y + tile, count, share.levels);
     }
-    share.lo = e.lo;
-    share.hi = e.hi;
-    share.below += e.below;
-    share.above += e.above;
+    share.below += clips.below;
+    share.above += clips.above;
     return sums.fold();
 }
 
@@ -133,6 +146,9 @@ int64_t countLevelsBySorting(std::span<const float> x, std::span<const float> y)
 struct ChannelAcc {
     BlockedErrorSums sums;
     DistinctCounter levels;
+
+    // `grid`: count the levels with the slice's grid in front (4 bytes per level).
+    ChannelAcc(const SliceQuant& q, bool grid) : levels(grid ? levelCounter(q) : DistinctCounter()) {}
     float lo = std::numeric_limits<float>::infinity(), hi = -std::numeric_limits<float>::infinity();
     int64_t clipped = 0, count = 0;
 
@@ -192,14 +208,19 @@ void sliceExtremes(const SliceLayout& l, const float* x, int64_t first, int64_t 
 
 }  // namespace
 
+DistinctCounter levelCounter(const SliceQuant& q) {
+    // Output of code c: zero_output + (c - zero_code)·step, near enough for a slot.
+    const double lowest = static_cast<double>(q.zero_output) +
+                          static_cast<double>(q.code_lowest - q.zero_code) * q.step;
+    return DistinctCounter(lowest, q.step, q.levels());
+}
+
 void PassShare::merge(const PassShare& later) {
     data.merge(later.data);
     err.merge(later.err);
     levels.merge(later.levels);
     below += later.below;
     above += later.above;
-    lo = later.lo < lo ? later.lo : lo;  // equal extremes: the earlier one stays
-    hi = later.hi > hi ? later.hi : hi;
 }
 
 namespace {
@@ -239,7 +260,6 @@ Result<PassTotals> fusedPass(const PassSetup& setup, std::span<const float> x,
                              const std::atomic<bool>* cancel) {
     PassTotals t{{}, PassShare(setup), 0};
     if (Status s = fuseInto(setup, x, y, 0, exec, cancel, t.sums, t.share); !s) return s.error();
-    if (t.share.lo > t.share.hi) t.share.lo = t.share.hi = 0.0f;
     t.distinct_levels = t.share.levels.overflowed() ? countLevelsBySorting(x, y) : t.share.levels.count();
     return t;
 }
@@ -252,7 +272,7 @@ Result<std::vector<ChannelSummary>> channelSummaries(const PassSetup& setup, std
     const int64_t perSlice = std::max<int64_t>(1, l.pre * l.post);
     parallelFor(exec, l.depth, std::max<int64_t>(1, kParallelMinPerThread / perSlice), [&](int64_t d0, int64_t d1) {
         for (int64_t d = d0; d < d1 && !stop(cancel); ++d) {
-            ChannelAcc acc;
+            ChannelAcc acc((*setup.slices)[static_cast<size_t>(d)], true);
             feedChannel(setup, d, x.data(), y.data(), 0, static_cast<int64_t>(x.size()), acc);
             out[static_cast<size_t>(d)] = acc.summary((*setup.slices)[static_cast<size_t>(d)], [&] {
                 std::vector<float> xs, ys;
@@ -306,7 +326,14 @@ Result<StreamTotals> fusedStreamPass(const PassSetup& setup, const data::FloatSt
                                      const Progress& progress) {
     const SliceLayout& l = setup.layout;
     PassTotals t{{}, PassShare(setup), 0};
-    std::vector<ChannelAcc> channels(l.depth > 1 ? static_cast<size_t>(l.depth) : 0);
+    // Every channel's counter lives through the whole stream: grids only while they all
+    // fit in 64 MB together.
+    std::vector<ChannelAcc> channels;
+    if (l.depth > 1) {
+        double gridBytes = 0;
+        for (const SliceQuant& q : *setup.slices) gridBytes += 4.0 * static_cast<double>(q.levels());
+        for (const SliceQuant& q : *setup.slices) channels.emplace_back(q, gridBytes <= 64.0 * (1 << 20));
+    }
     std::vector<float> y;
     data::ChunkOptions chunks;  // its chunks hold whole kStatsBlock blocks
     chunks.chunk_elements = std::max<int64_t>(1, chunk / kStatsBlock) * kStatsBlock;
@@ -337,7 +364,6 @@ Result<StreamTotals> fusedStreamPass(const PassSetup& setup, const data::FloatSt
         return okStatus();
     }, chunks);
     if (!s) return s.error();
-    if (t.share.lo > t.share.hi) t.share.lo = t.share.hi = 0.0f;
     t.distinct_levels = t.share.levels.overflowed() ? -1 : t.share.levels.count();
     StreamTotals out{std::move(t), {}};
     for (size_t d = 0; d < channels.size(); ++d)

@@ -1,9 +1,10 @@
 // The explorer's fused pass: one parallel walk over (x, Q(x)) that yields the error sums,
-// the data and error histograms, the clip counts, the data's extremes and the distinct
-// output levels together, instead of a pass per statistic. The error sums are taken per
+// the data and error histograms, the clip counts and the distinct output levels together,
+// instead of a pass per statistic (the data's extremes depend on the data alone and are
+// known before: dataRange, cached per data set). The error sums are taken per
 // kStatsBlock block and folded in block order, the other results are order-free (counts,
-// set unions, first-of-equal extremes merged in index order), so every number equals the
-// per-statistic function's (errorStats, histogram, ...) for any thread count.
+// set unions), so every number equals the per-statistic function's (errorStats,
+// histogram, ...) for any thread count.
 // Used by explorer.cpp only; a header so the test can check the agreement directly.
 #pragma once
 
@@ -31,15 +32,19 @@ struct PassSetup {
     int error_bins = 1;
 };
 
+// A counter of distinct outputs with the slice's output levels as its grid (the count is
+// exact for any values; values on the grid are the fast case).
+DistinctCounter levelCounter(const SliceQuant& q);
+
 // The order-free results of one part of the data.
 struct PassShare {
     HistogramCounter data, err;
     DistinctCounter levels;  // distinct Q(x) among the pairs without NaN
     int64_t below = 0, above = 0;  // x below / above its slice's output range
-    float lo = std::numeric_limits<float>::infinity(), hi = -std::numeric_limits<float>::infinity();
 
     explicit PassShare(const PassSetup& s)
-        : data(s.data_lo, s.data_hi, s.data_bins), err(-s.error_span, s.error_span, s.error_bins) {}
+        : data(s.data_lo, s.data_hi, s.data_bins), err(-s.error_span, s.error_span, s.error_bins),
+          levels(levelCounter(s.slices->front())) {}
     // `later` covers data after this share's.
     void merge(const PassShare& later);
 };

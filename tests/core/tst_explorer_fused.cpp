@@ -140,7 +140,21 @@ struct Case {
     const char* name;
     QuantSpec spec;
     Shape shape;
+    bool nonNegative = false;  // the data's negative values flipped: its minimum is -0 or +0
 };
+
+std::vector<float> caseData(const Case& c, uint32_t seed) {
+    std::vector<float> x = randomData(size_t(numElements(c.shape)), seed, !rangesFromData(c.spec));
+    if (c.nonNegative) {
+        for (float& v : x) v = v < 0.0f ? -v : v;  // -0 stays -0
+        // The first zero, -0, sits after +0 in lane order (8-wide lanes: lane 7 vs lane 0
+        // of the next group), so lanes folded in lane order would pick +0.
+        for (int i = 0; i < 7; ++i) x[size_t(i)] = 1.0f;
+        x[7] = -0.0f;
+        x[8] = 0.0f;
+    }
+    return x;
+}
 
 std::vector<Case> cases() {
     std::vector<Case> out;
@@ -150,6 +164,9 @@ std::vector<Case> cases() {
     first.mode = QuantizeMode::MinFirst;
     first.T = QType::QUInt8;
     out.push_back({"QuantizeV2 MIN_FIRST quint8", first, {300000}});
+    // The data's minimum is a zero, -0 and +0 both occur: the first one in index order is it
+    // (dataRange), and the clip count below 0 is 0.
+    out.push_back({"QuantizeV2 MIN_FIRST quint8, data >= 0", first, {300000}, true});
     QuantSpec scaled = v2;
     scaled.mode = QuantizeMode::Scaled;
     scaled.round_mode = RoundMode::HalfToEven;
@@ -197,13 +214,14 @@ private slots:
     void fusedPassEqualsPerStatisticFunctions();
     void streamedEqualsInMemory();
     void streamedReportsProgressAndCancels();
+    void sumsAndHistogramsFollowTheirDocumentedOrder();
 };
 
 void TestExplorerFused::fusedPassEqualsPerStatisticFunctions() {
     const BudgetScope budget(7);  // so 8 threads really run, even on a 2-core machine
     uint32_t seed = 1;
     for (const Case& c : cases()) {
-        const std::vector<float> x = randomData(size_t(numElements(c.shape)), seed++, !rangesFromData(c.spec));
+        const std::vector<float> x = caseData(c, seed++);
         const TensorRef<float> data{std::span<const float>(x), c.shape};
         std::vector<float> y(x.size());
         QVERIFY2(applySpec(c.spec, data, y), c.name);
@@ -264,7 +282,7 @@ void TestExplorerFused::fusedPassEqualsPerStatisticFunctions() {
 void TestExplorerFused::streamedEqualsInMemory() {
     uint32_t seed = 100;
     for (const Case& c : cases()) {
-        const std::vector<float> x = randomData(size_t(numElements(c.shape)), seed++, !rangesFromData(c.spec));
+        const std::vector<float> x = caseData(c, seed++);
         const TensorRef<float> data{std::span<const float>(x), c.shape};
         auto whole = computeExplorer(c.spec, data, {});
         QVERIFY2(whole, c.name);
@@ -328,6 +346,77 @@ void TestExplorerFused::streamedReportsProgressAndCancels() {
     auto bad = computeExplorerStream(QuantSpec{}, stream, {7, 7}, {});
     QVERIFY(!bad);
     QVERIFY(QString::fromStdString(bad.error().message).contains("test stream"));
+}
+
+// errorStats and histogram (which the fused pass is checked against above) against plain
+// scalar loops written from their documented definitions, so that a vectorised form of
+// theirs cannot drift with both sides agreeing.
+void TestExplorerFused::sumsAndHistogramsFollowTheirDocumentedOrder() {
+    const std::vector<float> x = randomData(3 * size_t(kStatsBlock) + 1234, 11, false);  // finite sums
+    std::vector<float> y(x.size());
+    for (size_t i = 0; i < x.size(); ++i)  // a coarse "quantizer", NaN kept
+        y[i] = (i % 977 == 0) ? std::numeric_limits<float>::quiet_NaN() : std::nearbyint(x[i] * 8.0f) / 8.0f;
+    // Error sums: blocks of kStatsBlock pairs, pair p of a block into lane p % kStatsLanes,
+    // NaN pairs adding +0.0, lanes folded in lane order, blocks added in block order.
+    ErrorSums total;
+    for (size_t b = 0; b < x.size(); b += size_t(kStatsBlock)) {
+        double err[kStatsLanes] = {}, err2[kStatsLanes] = {}, x2[kStatsLanes] = {}, y2[kStatsLanes] = {},
+               xy[kStatsLanes] = {}, maxAbs[kStatsLanes] = {};
+        int64_t count = 0, nanPairs = 0;
+        for (size_t i = b; i < std::min(x.size(), b + size_t(kStatsBlock)); ++i) {
+            const size_t l = (i - b) % kStatsLanes;
+            const bool skip = std::isnan(x[i]) || std::isnan(y[i]);
+            const double xd = skip ? 0.0 : x[i], yd = skip ? 0.0 : y[i], e = xd - yd;
+            nanPairs += skip;
+            count += !skip;
+            err[l] += e;
+            err2[l] += e * e;
+            x2[l] += xd * xd;
+            y2[l] += yd * yd;
+            xy[l] += xd * yd;
+            if (std::fabs(e) > maxAbs[l] || std::isnan(e)) maxAbs[l] = std::fabs(e);
+        }
+        ErrorSums block;
+        block.count = count;
+        block.nan_pairs = nanPairs;
+        for (int l = 0; l < kStatsLanes; ++l) {
+            block.err += err[l];
+            block.err2 += err2[l];
+            block.x2 += x2[l];
+            block.y2 += y2[l];
+            block.xy += xy[l];
+            if (maxAbs[l] > block.max_abs || std::isnan(maxAbs[l])) block.max_abs = maxAbs[l];
+        }
+        total.merge(block);
+    }
+    ErrorStats expected = statsFromSums(total);
+    const auto got = errorStats(x, y);
+    QVERIFY(got);
+    expected.distinct_levels = got->distinct_levels;
+    const QString diff = statsDiff(*got, expected);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    QVERIFY(got->nan_pairs > 0 && got->count > 0);
+
+    // Histogram: floor((v - lo) * (bins / (hi - lo))) in double, the last bin for values
+    // below hi that round up to bins; under/overflow and NaN apart.
+    const double lo = -1.5, hi = 2.25;
+    const int bins = 37;
+    Histogram plain;
+    plain.counts.assign(bins, 0);
+    const double scale = bins / (hi - lo);
+    for (float f : x) {
+        const double v = f;
+        if (std::isnan(v)) ++plain.nan_count;
+        else if (v < lo) ++plain.underflow;
+        else if (v >= hi) ++plain.overflow;
+        else ++plain.counts[size_t(std::min<int64_t>(int64_t(std::floor((v - lo) * scale)), bins - 1))];
+    }
+    const auto h = histogram(x, lo, hi, bins);
+    QVERIFY(h);
+    QCOMPARE(h->counts, plain.counts);
+    QCOMPARE(h->underflow, plain.underflow);
+    QCOMPARE(h->overflow, plain.overflow);
+    QCOMPARE(h->nan_count, plain.nan_count);
 }
 
 QTEST_APPLESS_MAIN(TestExplorerFused)
