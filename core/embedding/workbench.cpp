@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/data/load_file.h"
+#include "core/data/memory_budget.h"
 #include "core/data/float_stream.h"
 #include "core/embedding/block_reduce.h"
 #include "core/embedding/table_pass.h"
@@ -206,6 +207,26 @@ bool isNpy(const std::string& path) {
 }
 
 }  // namespace
+
+int64_t tableStreamThreshold() {
+    return std::min(maxTableElements(), data::defaultMemoryBudget() / static_cast<int64_t>(sizeof(float)));
+}
+
+Result<tpu::RowMatrix> leadingRows(const OpenTable& table, int64_t max_rows) {
+    const int64_t rows = std::min(table.rows(), std::max<int64_t>(0, max_rows));
+    if (table.stream) {
+        std::vector<int64_t> ids(static_cast<size_t>(rows));
+        for (int64_t r = 0; r < rows; ++r) ids[static_cast<size_t>(r)] = r;
+        return readTableRows(*table.stream, ids);
+    }
+    if (!table.memory) return invalidArgument("no table loaded");
+    tpu::RowMatrix part;
+    part.rows = rows;
+    part.cols = table.memory->cols;
+    part.values.assign(table.memory->values.begin(),
+                       table.memory->values.begin() + static_cast<std::ptrdiff_t>(rows * table.memory->cols));
+    return part;
+}
 
 Result<OpenTable> openTable(const TableSource& source, int64_t vocabulary_size, int64_t dim, const Exec& exec,
                             const Progress& progress, int64_t stream_above_elements) {

@@ -136,11 +136,18 @@ struct OpenTable {
     int64_t rows() const { return memory ? memory->rows : stream ? stream->rows() : 0; }
     int64_t dim() const { return memory ? memory->cols : stream ? stream->dim() : 0; }
 };
+// The values a table may hold in memory before openTable streams its .npy instead: the
+// memory budget (data::defaultMemoryBudget(): half the memory, or QS_MEMORY_BUDGET, as for
+// the explorer's data sets) in float32 values, at most maxTableElements().
+int64_t tableStreamThreshold();
 // loadTable, except that a .npy file of more than `stream_above_elements` values is opened
 // as a stream (NpyTableStream's errors; the shape must match as in loadTable).
 Result<OpenTable> openTable(const TableSource& source, int64_t vocabulary_size, int64_t dim,
                             const Exec& exec = {}, const Progress& progress = {},
-                            int64_t stream_above_elements = maxTableElements());
+                            int64_t stream_above_elements = tableStreamThreshold());
+// The first min(rows, max_rows) rows of the table, in memory (read from the file when
+// streamed): what the pipeline demo trains on.
+Result<tpu::RowMatrix> leadingRows(const OpenTable& table, int64_t max_rows);
 // analyzeTable / analyzeFeature, or their streamed forms for a streamed table.
 Result<TableAnalysis> analyzeTable(const OpenTable& table,
                                    const std::optional<tpu::QuantizationConfig>& quantization,

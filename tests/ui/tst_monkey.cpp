@@ -783,9 +783,9 @@ QStringList TstMonkey::settledWorkbenchProblems() const {
         p << QStringLiteral("the workbench shows other table inputs than the selected table's");
     const EmbeddingTablePtr loaded = bench_->controller()->table();
     if (inputs->source.path.empty() && loaded && !bench_->occupancyView()->isStale() &&
-        (loaded->rows != inputs->vocabulary_size || loaded->cols != inputs->dim))
+        (loaded->rows() != inputs->vocabulary_size || loaded->dim() != inputs->dim))
         p << QStringLiteral("the loaded table is %1 x %2, the configuration says %3 x %4")
-                 .arg(loaded->rows).arg(loaded->cols).arg(inputs->vocabulary_size).arg(inputs->dim);
+                 .arg(loaded->rows()).arg(loaded->dim()).arg(inputs->vocabulary_size).arg(inputs->dim);
     return p;
 }
 

@@ -11,6 +11,7 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include "core/data/npy_writer.h"
 #include "core/embedding/pipeline_demo.h"
 #include "core/embedding/workbench.h"
 #include "ui/embedding/embedding_model.h"
@@ -43,6 +44,7 @@ private slots:
     void pipelineDemoUsesTheFirstRowsOfABigTable();
     void storageExport();
     void cancellingAQueuedLoadReportsIt();
+    void aTableLargerThanTheBudgetIsStreamed();
 
 private:
     // Waits until both analyses of the current inputs are shown.
@@ -73,7 +75,7 @@ void TstWorkbenchController::init() {
     QVERIFY2(model_->load(kExample, &error), qPrintable(error));
     QTRY_VERIFY_WITH_TIMEOUT(c_->lastFeatureAnalysis() && c_->lastTableAnalysis() && c_->tableInputs() &&
                                  c_->tableInputs()->vocabulary_size == 100000 && c_->table() &&
-                                 c_->table()->rows == 100000,
+                                 c_->table()->rows() == 100000,
                              60000);
     QVERIFY(c_->showingResults());
 }
@@ -85,7 +87,7 @@ void TstWorkbenchController::analysesMatchTheCore() {
     QCOMPARE(in->quantization->num_buckets, int64_t(256));
     const auto table = qs::embedding::loadTable(in->source, in->vocabulary_size, in->dim);
     QVERIFY(table);
-    QCOMPARE((*table)->values, c_->table()->values);  // the same table, bit for bit
+    QCOMPARE((*table)->values, c_->table()->memory->values);  // the same table, bit for bit
     const auto batch = workbenchFeatureBatch(doc, 0, in->vocabulary_size, in->dim);
     QVERIFY(batch);
     const auto fa = qs::embedding::analyzeFeature(**table, *batch, in->combiner, in->quantization, doc.num_hosts,
@@ -162,7 +164,7 @@ void TstWorkbenchController::switchingBackDuringALoadKeepsTheLoadedTable() {
     QCOMPARE(ended.count(), 1);  // the progress goes away at once
     QVERIFY(settled());
     QCOMPARE(QString::fromStdString(c_->tableInputs()->name), QStringLiteral("video_id"));
-    QCOMPARE(c_->table()->rows, int64_t(100000));
+    QCOMPARE(c_->table()->rows(), int64_t(100000));
     QCOMPARE(c_->lastFeatureAnalysis()->simulation.float_activations.cols, int64_t(64));
     QCOMPARE(c_->lastFeatureAnalysis()->sharding.vocabulary_size, int64_t(100000));
     QVERIFY(c_->showingResults());
@@ -211,7 +213,7 @@ void TstWorkbenchController::noTableOrNoFeatureSaysSo() {
     QCOMPARE(stale.last().at(0).toString(), QStringLiteral("The configuration has no table: add one in the editor."));
     QVERIFY(!c_->tableInputs());
     model_->addTable();  // table_0, 1000 x 16; the remaining feature has no table now
-    QTRY_VERIFY_WITH_TIMEOUT(c_->table() && c_->table()->rows == 1000 && c_->showingResults(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(c_->table() && c_->table()->rows() == 1000 && c_->showingResults(), 60000);
     QCOMPARE(QString::fromStdString(c_->tableInputs()->name), QStringLiteral("table_0"));
 }
 
@@ -254,7 +256,7 @@ void TstWorkbenchController::pipelineDemoUsesTheFirstRowsOfABigTable() {
     t.vocabulary_size = 120000;
     t.dim = 8;
     model_->setTable(0, t, QStringLiteral("bigger"));
-    QTRY_VERIFY_WITH_TIMEOUT(c_->table()->rows == 120000, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(c_->table()->rows() == 120000, 60000);
     QVERIFY(settled());
     QVERIFY(c_->runPipelineDemo(2));
     QVERIFY(ready.wait(60000));
@@ -262,7 +264,7 @@ void TstWorkbenchController::pipelineDemoUsesTheFirstRowsOfABigTable() {
     qs::tpu::RowMatrix first;
     first.rows = 100000;
     first.cols = 8;
-    first.values.assign(c_->table()->values.begin(), c_->table()->values.begin() + 100000 * 8);
+    first.values.assign(c_->table()->memory->values.begin(), c_->table()->memory->values.begin() + 100000 * 8);
     qs::embedding::PipelineDemoSpec spec;
     spec.steps = 2;
     spec.batches = *qs::embedding::parseIdBatchSpec("zipf:batch=8192,ids=8,s=1.1,seed=1");
@@ -342,6 +344,73 @@ void TstWorkbenchController::cancellingAQueuedLoadReportsIt() {
     for (const auto& call : cancelled) serials << call.at(0).value<quint64>();
     QVERIFY2(serials.contains(first) && serials.contains(second), qPrintable(QString::number(serials.size())));
     QCOMPARE(loaded.count(), 0);
+}
+
+
+// A .npy table larger than the memory budget (QS_MEMORY_BUDGET, set small here) is opened
+// as a stream, not loaded: its occupancy, suggestions, storage statistics and feature
+// figures equal those of the same table in memory; the pipeline demo reads its first rows;
+// the storage export, which needs the table in memory, says so.
+void TstWorkbenchController::aTableLargerThanTheBudgetIsStreamed() {
+    QTemporaryDir dir;
+    const int64_t rows = 6000, dim = 32;  // 768 KB of values, over a 256 KB budget
+    std::vector<float> values(size_t(rows * dim));
+    for (size_t i = 0; i < values.size(); ++i) values[i] = float(std::sin(double(i) * 0.37) * 0.15);
+    const QString path = dir.filePath(QStringLiteral("big.npy"));
+    QVERIFY(qs::data::writeNpy(path.toStdString(), std::span<const float>(values), qs::Shape{rows, dim}));
+    qputenv("QS_MEMORY_BUDGET", "256K");
+    EmbeddingTable t = model_->document().tables[0];
+    t.vocabulary_size = double(rows);
+    t.dim = double(dim);
+    t.data_file = path;
+    QSignalSpy timing(c_.get(), &WorkbenchController::timing);
+    model_->setTable(0, t, QStringLiteral("big table"));
+    QTRY_VERIFY_WITH_TIMEOUT(c_->table() && c_->table()->rows() == rows, 60000);
+    qunsetenv("QS_MEMORY_BUDGET");
+    QVERIFY(settled());
+    QVERIFY(c_->table()->stream && !c_->table()->memory);
+    bool said = false;
+    for (const auto& args : timing) said |= args.at(0).toString().contains(QStringLiteral("larger than the memory budget"));
+    QVERIFY(said);
+
+    const EmbeddingDocument& doc = model_->document();
+    const auto in = workbenchTableInputs(doc, 0);
+    QVERIFY(in);
+    const auto memory = qs::embedding::loadTable(in->source, in->vocabulary_size, in->dim);
+    QVERIFY(memory);
+    qs::embedding::TableAnalysisOptions options;
+    options.window_rows = doc.view.rows;
+    const auto ta = qs::embedding::analyzeTable(**memory, in->quantization, options);
+    QVERIFY(ta);
+    QTRY_VERIFY(c_->lastTableAnalysis() && c_->lastTableAnalysis()->storage &&
+                c_->lastTableAnalysis()->storage->rows == rows);
+    const auto& shown = *c_->lastTableAnalysis();
+    QCOMPARE(shown.occupancy->counts, ta->occupancy->counts);
+    QCOMPARE(shown.suggestions.size(), ta->suggestions.size());
+    for (size_t i = 0; i < ta->suggestions.size(); ++i) {
+        QCOMPARE(shown.suggestions[i].lower, ta->suggestions[i].lower);
+        QCOMPARE(shown.suggestions[i].upper, ta->suggestions[i].upper);
+    }
+    QCOMPARE(shown.storage->reconstruction.mse, ta->storage->reconstruction.mse);
+    QCOMPARE(shown.table_error.mse, ta->table_error.mse);
+    const auto batch = workbenchFeatureBatch(doc, 0, in->vocabulary_size, in->dim);
+    QVERIFY(batch);
+    const auto fa = qs::embedding::analyzeFeature(**memory, *batch, in->combiner, in->quantization, doc.num_hosts,
+                                                  workbenchStrategy(doc));
+    QVERIFY(fa);
+    QTRY_VERIFY(c_->lastFeatureAnalysis());
+    QCOMPARE(c_->lastFeatureAnalysis()->simulation.stats.mse, fa->simulation.stats.mse);
+
+    QSignalSpy ready(c_.get(), &WorkbenchController::pipelineDemoReady);
+    QVERIFY(c_->runPipelineDemo(2));
+    QVERIFY(ready.wait(60000));
+    QCOMPARE(ready.last().at(0).value<PipelineDemoPtr>()->steps.size(), size_t(2));
+
+    QSignalSpy status(c_.get(), &WorkbenchController::statusMessage);
+    c_->exportStorage(dir.filePath(QStringLiteral("codes.npy")));
+    QCOMPARE(status.count(), 1);
+    QVERIFY(status.last().at(0).toString().contains(QStringLiteral("larger than the memory budget")));
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("codes.npy"))));
 }
 
 QTEST_MAIN(TstWorkbenchController)

@@ -69,7 +69,7 @@ void TstWorkbenchWindow::init() {
     QSignalSpy tableShown(w_.get(), &WorkbenchWindow::tableAnalysisShown);
     QSignalSpy featureShown(w_.get(), &WorkbenchWindow::featureAnalysisShown);
     QTRY_VERIFY_WITH_TIMEOUT(!tableShown.isEmpty() && !featureShown.isEmpty(), 60000);
-    QCOMPARE(c_->table()->rows, int64_t(100000));
+    QCOMPARE(c_->table()->rows(), int64_t(100000));
 }
 
 void TstWorkbenchWindow::viewsShowTheResults() {
@@ -100,7 +100,7 @@ void TstWorkbenchWindow::invalidFieldShowsTfErrorAndStalesTheViews() {
     retype(dim, QStringLiteral("32"));
     QVERIFY(dimError->isHidden());
     // A new table (dim 32) loads and the views are fresh again.
-    QTRY_VERIFY_WITH_TIMEOUT(c_->table() && c_->table()->cols == 32 && !w_->occupancyView()->isStale() &&
+    QTRY_VERIFY_WITH_TIMEOUT(c_->table() && c_->table()->dim() == 32 && !w_->occupancyView()->isStale() &&
                                  c_->lastFeatureAnalysis() &&
                                  c_->lastFeatureAnalysis()->simulation.float_activations.cols == 32,
                              60000);
@@ -150,7 +150,7 @@ void TstWorkbenchWindow::removingEveryTableSaysSo() {
     QCOMPARE(w_->statusLabel()->text(), QStringLiteral("The configuration has no table: add one in the editor."));
     QVERIFY(w_->featureStats()->isStale());
     w_->model()->addTable();  // table_0, 1000 x 16; the features have no table now
-    QTRY_VERIFY_WITH_TIMEOUT(c_->table() && c_->table()->rows == 1000 && !w_->occupancyView()->isStale(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(c_->table() && c_->table()->rows() == 1000 && !w_->occupancyView()->isStale(), 60000);
     QCOMPARE(QString::fromStdString(c_->tableInputs()->name), QStringLiteral("table_0"));
 }
 

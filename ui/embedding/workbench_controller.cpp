@@ -57,7 +57,10 @@ void WorkbenchController::connectService() {
                 loadedKey_ = loadingKey_;
                 loadingKey_.reset();
                 emit tableLoaded(table_);
-                emit timing(tr("table loaded in %1 ms").arg(ms, 0, 'f', 0));
+                emit timing(table_->stream
+                                ? tr("table larger than the memory budget: read from its file in chunks "
+                                     "(opened in %1 ms)").arg(ms, 0, 'f', 0)
+                                : tr("table loaded in %1 ms").arg(ms, 0, 'f', 0));
                 requestAnalyses();
             });
     // A load that did not deliver its table: the views keep what they show, greyed.
@@ -221,16 +224,7 @@ bool WorkbenchController::runPipelineDemo(int steps) {
     spec.combiner = inputs_->combiner;
     spec.quantization = inputs_->quantization;
     spec.optimizer = inputs_->optimizer;
-    EmbeddingTablePtr demoTable = table_;
-    if (table_->rows > kPipelineMaxRows) {
-        auto part = std::make_shared<qs::tpu::RowMatrix>();
-        part->rows = kPipelineMaxRows;
-        part->cols = table_->cols;
-        part->values.assign(table_->values.begin(),
-                            table_->values.begin() + static_cast<std::ptrdiff_t>(kPipelineMaxRows * table_->cols));
-        demoTable = part;
-    }
-    service_->runPipelineDemo(demoTable, spec);
+    service_->runPipelineDemo(table_, kPipelineMaxRows, spec);
     return true;
 }
 
@@ -244,6 +238,13 @@ void WorkbenchController::exportStorage(const QString& codesPath) {
         emit statusMessage(tr("Export needs a loaded table with a quantization_config."));
         return;
     }
+    if (!table_->memory) {
+        emit statusMessage(tr("Export needs the table in memory: this one (%1 x %2) is larger than the memory "
+                              "budget and is read from its file in chunks.")
+                               .arg(table_->rows())
+                               .arg(table_->dim()));
+        return;
+    }
     QString params = codesPath;
     if (params.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive)) params.chop(4);
     params += QStringLiteral(".params.json");
@@ -252,7 +253,7 @@ void WorkbenchController::exportStorage(const QString& codesPath) {
     emit statusMessage(tr("Exporting the quantized table…"));
     JobRunner::Job job = [this, table, config, codesPath, params](const JobContext&) -> JobRunner::Delivery {
         // An exception (e.g. bad_alloc on a huge table) becomes "Export failed: …" (failed()).
-        auto r = qs::embedding::exportStorageQuantization(*table, config, nativePath(codesPath), nativePath(params),
+        auto r = qs::embedding::exportStorageQuantization(*table->memory, config, nativePath(codesPath), nativePath(params),
                                                           qs::Exec::allCores());
         const QString outcome =
             !r ? QString::fromStdString(r.error().kind + ": " + r.error().message)

@@ -82,11 +82,11 @@ void WorkbenchService::cancelPipelineDemo() {
 quint64 WorkbenchService::loadTable(const qs::embedding::TableSource& source, int64_t vocabulary_size, int64_t dim) {
     newestLoad_ = nextSerial_;
     emit loadingStarted(nextSerial_);
-    return submit<qs::tpu::RowMatrix>(
+    return submit<qs::embedding::OpenTable>(
         load_, JobRunner::Running::Cancel,
         [source, vocabulary_size, dim](const JobContext& context) {
-            return qs::embedding::loadTable(source, vocabulary_size, dim, qs::Exec::allCores(),
-                                            context.progressCallback());
+            return shared(qs::embedding::openTable(source, vocabulary_size, dim, qs::Exec::allCores(),
+                                                   context.progressCallback()));
         },
         [this](EmbeddingTablePtr table, quint64 serial, double ms) { emit tableLoaded(table, serial, ms); },
         [this](const qs::Error& error, quint64 serial) {
@@ -127,12 +127,17 @@ quint64 WorkbenchService::analyzeFeature(EmbeddingTablePtr table, IdBatchMaker m
         analysisFailure(QStringLiteral("feature")));
 }
 
-quint64 WorkbenchService::runPipelineDemo(EmbeddingTablePtr table, const qs::embedding::PipelineDemoSpec& spec) {
+quint64 WorkbenchService::runPipelineDemo(EmbeddingTablePtr table, int64_t max_rows,
+                                          const qs::embedding::PipelineDemoSpec& spec) {
     return submit<qs::embedding::PipelineDemoResult>(
         demo_, JobRunner::Running::Cancel,
-        [table = std::move(table), spec](const JobContext& context) {
+        [table = std::move(table), max_rows, spec](const JobContext& context) {
             if (!table) return shared<qs::embedding::PipelineDemoResult>(qs::invalidArgument("no table loaded"));
-            return shared(qs::embedding::runPipelineDemo(*table, spec, context.progressCallback()));
+            if (table->memory && table->memory->rows <= max_rows)
+                return shared(qs::embedding::runPipelineDemo(*table->memory, spec, context.progressCallback()));
+            auto part = qs::embedding::leadingRows(*table, max_rows);
+            if (!part) return shared<qs::embedding::PipelineDemoResult>(part.error());
+            return shared(qs::embedding::runPipelineDemo(*part, spec, context.progressCallback()));
         },
         [this](PipelineDemoPtr demo, quint64 serial, double ms) { emit pipelineDemoReady(demo, serial, ms); },
         [this](const qs::Error& error, quint64 serial) {

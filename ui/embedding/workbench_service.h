@@ -24,7 +24,9 @@
 
 namespace qs::ui {
 
-using EmbeddingTablePtr = qs::embedding::TablePtr;
+// The loaded table: its values in memory, or its .npy read in chunks when larger than the
+// memory budget (OpenTable).
+using EmbeddingTablePtr = std::shared_ptr<const qs::embedding::OpenTable>;
 using TableAnalysisPtr = std::shared_ptr<const qs::embedding::TableAnalysis>;
 using FeatureAnalysisPtr = std::shared_ptr<const qs::embedding::FeatureAnalysis>;
 using PipelineDemoPtr = std::shared_ptr<const qs::embedding::PipelineDemoResult>;
@@ -46,7 +48,8 @@ public:
     quint64 analyzeFeature(EmbeddingTablePtr table, IdBatchMaker makeBatch, const std::string& combiner,
                            const std::optional<qs::tpu::QuantizationConfig>& quantization, int64_t num_hosts,
                            qs::tpu::PartitionStrategy strategy);
-    quint64 runPipelineDemo(EmbeddingTablePtr table, const qs::embedding::PipelineDemoSpec& spec);
+    // The demo trains on the table's first `max_rows` rows (read from the file when streamed).
+    quint64 runPipelineDemo(EmbeddingTablePtr table, int64_t max_rows, const qs::embedding::PipelineDemoSpec& spec);
 
     bool loading() const;
     bool analyzing() const;

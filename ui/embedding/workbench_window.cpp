@@ -218,7 +218,7 @@ void WorkbenchWindow::connectController() {
     connect(c, &WorkbenchController::tableLoaded, this, [this](const EmbeddingTablePtr& table) {
         // The heat-map window cannot start past the last row.
         const QSignalBlocker block(firstRow_);
-        firstRow_->setMaximum(static_cast<int>(std::min<int64_t>(table->rows - 1, std::numeric_limits<int>::max())));
+        firstRow_->setMaximum(static_cast<int>(std::min<int64_t>(table->rows() - 1, std::numeric_limits<int>::max())));
     });
     connect(c, &WorkbenchController::timing, timing_, &QLabel::setText);
     connect(c, &WorkbenchController::statusMessage, status_, &QLabel::setText);
