@@ -22,7 +22,10 @@ field() { dpkg-deb -f "$deb" "$1"; }
 expect "Package: quantscope" test "$(field Package)" = quantscope
 expect "Section: science" test "$(field Section)" = science
 expect "Maintainer is set ($(field Maintainer))" test -n "$(field Maintainer)"
-expect "Description has a synopsis and a long text" test "$(field Description | wc -l)" -gt 3
+field Description >"$SCRATCH/description"
+expect "Description has a synopsis and a long text" test "$(wc -l <"$SCRATCH/description")" -gt 3
+expect "the long text does not repeat the synopsis" \
+    test "$(sed -n 2p "$SCRATCH/description" | sed 's/^ //')" != "$(sed -n 1p "$SCRATCH/description")"
 depends=$(field Depends)
 for library in libqt6widgets6 libqt6svg6 libqcustomplot2.1-qt6 libc6; do
     [[ $depends == *"$library"* ]] || fail "Depends lacks $library (computed: $depends)"
