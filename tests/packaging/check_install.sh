@@ -86,7 +86,8 @@ mkdir -p "$SCRATCH/work" && touch "$SCRATCH/work/"{a.qscope,b.json,c.npy,d.txt}
 complete_line() {  # WORDS...: what completing the last word offers, sorted, one a line
     bash --norc --noprofile -c '
         source /usr/share/bash-completion/bash_completion
-        export XDG_DATA_DIRS='"$share"'
+        # Searched first: the installed copy, not one in ~/.local or /usr.
+        export BASH_COMPLETION_USER_DIR='"$share"'/bash-completion
         __load_completion quantscope-cli || exit 3
         complete -p quantscope-cli | grep -q -- "-F _quantscope_cli" || exit 4
         COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
