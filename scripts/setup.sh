@@ -7,6 +7,8 @@
 #   bash scripts/setup.sh test     ... then run every test (ctest); exits with ctest's status
 #   bash scripts/setup.sh sanitize build with ASan + UBSan (QS_SANITIZE=ON) into build-sanitize/
 #                                  and run every test under them; any report fails the run
+#   bash scripts/setup.sh package  ... then build the Debian package build/quantscope_<version>_<arch>.deb
+#                                  (cpack -G DEB; install it with apt-get install ./build/quantscope_*.deb)
 #   bash scripts/setup.sh fuzz-packages   only install clang and libFuzzer (for scripts/fuzz.sh)
 #
 # Extra arguments of test and sanitize go to ctest (e.g. -R tst_ops).
@@ -22,7 +24,10 @@ PACKAGES=(cmake g++ ninja-build qt6-base-dev qt6-svg-dev libqcustomplot-dev libe
           # model files: ONNX (protobuf), TFLite (flatbuffers), zip (.npz, .keras), Snappy
           # (checkpoint indexes), JSON (safetensors headers)
           libonnx-dev libprotobuf-dev protobuf-compiler libflatbuffers-dev libzip-dev
-          libsnappy-dev nlohmann-json3-dev pkgconf)
+          libsnappy-dev nlohmann-json3-dev pkgconf
+          # packaging/: icons rendered from the SVG, the .deb's computed dependencies
+          # (dpkg-shlibdeps), and the tools tests/packaging checks the package's files with
+          librsvg2-bin dpkg-dev desktop-file-utils appstream shared-mime-info man-db bash-completion)
 # For scripts/fuzz.sh only: the libFuzzer targets are built with clang.
 FUZZ_PACKAGES=(clang libfuzzer-14-dev libclang-rt-14-dev)
 
@@ -30,7 +35,7 @@ say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 die() { printf 'setup.sh: error: %s\n' "$*" >&2; exit 1; }
 
 usage() {
-    sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 # install_missing_packages PACKAGE...
@@ -101,10 +106,10 @@ run_sanitized_tests() {
 main() {
     local command="${1:-build}"
     case "$command" in
-        build | run | test | sanitize) ;;
+        build | run | test | sanitize | package) ;;
         fuzz-packages) install_missing_packages "${FUZZ_PACKAGES[@]}"; exit 0 ;;
         -h | --help | help) usage; exit 0 ;;
-        *) usage >&2; die "unknown command '$command' (expected run, test or sanitize)" ;;
+        *) usage >&2; die "unknown command '$command' (expected run, test, sanitize or package)" ;;
     esac
     if (($# > 0)); then shift; fi
 
@@ -131,6 +136,14 @@ main() {
             fi
             say "Starting $APP"
             exec "$APP" "$@"
+            ;;
+        package)
+            say "Building the Debian package"
+            rm -f "$BUILD_DIR"/quantscope_*.deb
+            (cd "$BUILD_DIR" && cpack -G DEB)
+            local deb
+            deb=$(ls "$BUILD_DIR"/quantscope_*.deb)
+            say "Done: $deb. Install it with: sudo apt-get install $deb"
             ;;
         test)
             say "Running the tests"

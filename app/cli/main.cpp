@@ -10,6 +10,7 @@
 
 #include "app/cli/analysis_png.h"
 #include "app/cli/cmd_common.h"
+#include "qs_build_info.h"
 
 namespace qs::cli {
 extern const Command evalCommand, conformanceCommand, exportCommand, analyzeCommand,
@@ -73,7 +74,7 @@ int main(int argc, char** argv) {
     }
     const std::string& first = args.front();
     if (first == "--version") {
-        print("quantscope-cli " QS_VERSION "\n");
+        print("quantscope-cli " QS_VERSION_TEXT "\n");
         return qs::cli::kExitOk;
     }
     if (first == "--help" || first == "-h" || first == "help") {

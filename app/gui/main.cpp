@@ -3,6 +3,7 @@
 // first result and for the lesson check and framework comparison it starts).
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 #include <QApplication>
@@ -16,6 +17,7 @@
 
 #include "app/gui/heap_tuning.h"
 #include "app/gui/startup_timing.h"
+#include "qs_build_info.h"
 #include "ui/embedding/embedding_model.h"
 #include "ui/embedding/workbench_controller.h"
 #include "ui/embedding/workbench_window.h"
@@ -44,6 +46,12 @@ bool saveScreenshot(const QPixmap& picture, const QString& path) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+    // --version alone is answered before QApplication, which needs a display: it works over
+    // ssh and in scripts. (With other arguments QCommandLineParser prints the same line.)
+    if (argc == 2 && (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "-v") == 0)) {
+        std::printf("QuantScope %s\n", QS_VERSION_TEXT);
+        return 0;
+    }
     qs::app::StartupTiming timing;  // first: its origin is main()'s entry (or the launcher's)
     qs::app::keepResultBuffersInHeap();
     // Past a file-size limit (ulimit -f) a write fails with EFBIG instead of killing the
@@ -53,7 +61,7 @@ int main(int argc, char* argv[]) {
     timing.markAppCreated();
     QApplication::setApplicationName(QStringLiteral("QuantScope"));
     QApplication::setOrganizationName(QStringLiteral("QuantScope"));
-    QApplication::setApplicationVersion(QStringLiteral(QS_VERSION));
+    QApplication::setApplicationVersion(QStringLiteral(QS_VERSION_TEXT));  // also in Help > About
     QApplication::setDesktopFileName(QStringLiteral("quantscope"));  // matches the .desktop
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/quantscope.svg")));
 
