@@ -8,13 +8,13 @@
 
 #include <QApplication>
 #include <QBuffer>
-#include <QCommandLineParser>
 #include <QDockWidget>
 #include <QIcon>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTimer>
 
+#include "app/gui/command_line.h"
 #include "app/gui/heap_tuning.h"
 #include "app/gui/startup_timing.h"
 #include "qs_build_info.h"
@@ -52,6 +52,17 @@ int main(int argc, char* argv[]) {
         std::printf("QuantScope %s\n", QS_VERSION_TEXT);
         return 0;
     }
+    // So is --help (QCommandLineParser prints it and exits).
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0 ||
+            std::strcmp(argv[i], "--help-all") == 0) {
+            QCoreApplication core(argc, argv);
+            QCoreApplication::setApplicationName(QStringLiteral("quantscope"));
+            QCoreApplication::setApplicationVersion(QStringLiteral(QS_VERSION_TEXT));
+            qs::app::GuiCommandLine cl;
+            cl.parser.process(core);
+            return 0;
+        }
     qs::app::StartupTiming timing;  // first: its origin is main()'s entry (or the launcher's)
     qs::app::keepResultBuffersInHeap();
     // Past a file-size limit (ulimit -f) a write fails with EFBIG instead of killing the
@@ -65,58 +76,8 @@ int main(int argc, char* argv[]) {
     QApplication::setDesktopFileName(QStringLiteral("quantscope"));  // matches the .desktop
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/quantscope.svg")));
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Explore TensorFlow's quantization ops, computed bit for bit."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("file"),
-                                 QStringLiteral("A .qscope session to open, or a model file (.onnx, .tflite, "
-                                                ".safetensors, .h5, .keras, .npz, a checkpoint's .index or a "
-                                                "SavedModel folder) to list in the Model dock (optional)."));
-    const QCommandLineOption fresh(QStringLiteral("fresh"),
-                                   QStringLiteral("Start with the defaults instead of "
-                                                  "restoring the last session."));
-    const QCommandLineOption tab(QStringLiteral("tab"),
-                                 QStringLiteral("Show view <n> (0: transfer, 1: data histogram, "
-                                                "2: error histogram, 3: per channel, 4: bit sweep, "
-                                                "5: clipping sweep, 6: calibration, 7: compare, "
-                                                "8: frameworks)."),
-                                 QStringLiteral("n"));
-    const QCommandLineOption screenshot(
-        QStringLiteral("screenshot"),
-        QStringLiteral("Show the window, save it as a PNG image to <file> once the first "
-                       "result is drawn, and quit."),
-        QStringLiteral("file"));
-    const QCommandLineOption presentation(
-        QStringLiteral("presentation"),
-        QStringLiteral("Start in presentation mode (full screen, large text, thick lines)."));
-    const QCommandLineOption workbench(
-        QStringLiteral("workbench"),
-        QStringLiteral("Open the TPU embedding workbench, with <config> (a workbench JSON file; "
-                       "'-' for the example)."),
-        QStringLiteral("config"));
-    const QCommandLineOption workbenchTab(QStringLiteral("workbench-tab"),
-                                          QStringLiteral("Show workbench view <n>."),
-                                          QStringLiteral("n"));
-    const QCommandLineOption lesson(QStringLiteral("lesson"),
-                                    QStringLiteral("Open the guided lesson <id> (e.g. scaled-bound)."),
-                                    QStringLiteral("id"));
-    const QCommandLineOption tensor(QStringLiteral("tensor"),
-                                    QStringLiteral("With a model file: explore its tensor <name>."),
-                                    QStringLiteral("name"));
-    const QCommandLineOption modelView(QStringLiteral("model-view"),
-                                       QStringLiteral("With a model file: show the dock <view> (tensors, report or "
-                                                      "stored) in front."),
-                                       QStringLiteral("view"));
-    // For quantscope-startup-bench: print the start-up times as JSON once the first result is
-    // on screen, and quit (startup_timing.h).
-    QCommandLineOption startupTiming(QStringLiteral("startup-timing"),
-                                     QStringLiteral("Print the start-up times as JSON and quit."));
-    startupTiming.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions(
-        {fresh, tab, screenshot, presentation, lesson, workbench, workbenchTab, tensor, modelView, startupTiming});
-    parser.process(app);
+    qs::app::GuiCommandLine cl;
+    cl.parser.process(app);
 
     // The app owns both documents: the explorer's and the workbench's (the workbench window
     // opens on it when first shown).
@@ -125,28 +86,28 @@ int main(int argc, char* argv[]) {
     qs::ui::MainWindow window(&model);
     window.setWorkbenchModel(&workbenchModel);
     timing.markWindowConstructed();
-    if (parser.isSet(startupTiming)) timing.watch(&window);
-    const QStringList positional = parser.positionalArguments();
+    if (cl.parser.isSet(cl.startupTiming)) timing.watch(&window);
+    const QStringList positional = cl.parser.positionalArguments();
     const bool modelArgument = !positional.isEmpty() && qs::ui::isModelFilePath(positional.first()) &&
                                !positional.first().endsWith(QStringLiteral(".qscope"));
     if (modelArgument) {
         // A model opens on the last session's settings (or the defaults); its tensor, if
         // named, becomes the data.
-        if (!parser.isSet(fresh) && !parser.isSet(screenshot)) window.restoreLastSession();
+        if (!cl.parser.isSet(cl.fresh) && !cl.parser.isSet(cl.screenshot)) window.restoreLastSession();
         qs::ui::ModelFileController* models = window.modelFiles();
         QObject::connect(models, &qs::ui::ModelFileController::openFailed, &window, [](const QString& message) {
             std::fprintf(stderr, "quantscope: %s\n", qPrintable(message));
         });
-        if (parser.isSet(tensor))
+        if (cl.parser.isSet(cl.tensor))
             QObject::connect(
                 models, &qs::ui::ModelFileController::opened, &window,
-                [models, name = parser.value(tensor)] {
+                [models, name = cl.parser.value(cl.tensor)] {
                     QString error;
                     if (!models->selectTensor(name, &error)) std::fprintf(stderr, "quantscope: %s\n", qPrintable(error));
                 },
                 Qt::SingleShotConnection);
-        if (parser.isSet(modelView)) {
-            const QString view = parser.value(modelView);
+        if (cl.parser.isSet(cl.modelView)) {
+            const QString view = cl.parser.value(cl.modelView);
             qs::ui::ModelDocks* docks = window.modelDocks();
             QDockWidget* dock = view == QLatin1String("report")   ? docks->reportDockWidget()
                                 : view == QLatin1String("stored") ? docks->storedDockWidget()
@@ -159,25 +120,25 @@ int main(int argc, char* argv[]) {
         QString error;
         if (!window.openSession(positional.first(), &error))
             std::fprintf(stderr, "quantscope: %s\n", qPrintable(error));
-    } else if (!parser.isSet(fresh) && !parser.isSet(screenshot)) {
+    } else if (!cl.parser.isSet(cl.fresh) && !cl.parser.isSet(cl.screenshot)) {
         window.restoreLastSession();
     }
-    if (parser.isSet(lesson) && !window.lessons()->openLesson(parser.value(lesson)))
-        std::fprintf(stderr, "quantscope: no lesson '%s'\n", qPrintable(parser.value(lesson)));
-    if (parser.isSet(tab)) window.tabs()->setCurrentIndex(parser.value(tab).toInt());
+    if (cl.parser.isSet(cl.lesson) && !window.lessons()->openLesson(cl.parser.value(cl.lesson)))
+        std::fprintf(stderr, "quantscope: no lesson '%s'\n", qPrintable(cl.parser.value(cl.lesson)));
+    if (cl.parser.isSet(cl.tab)) window.tabs()->setCurrentIndex(cl.parser.value(cl.tab).toInt());
     window.show();
     timing.markShown();
-    if (parser.isSet(presentation)) window.presentationMode()->setOn(true);
+    if (cl.parser.isSet(cl.presentation)) window.presentationMode()->setOn(true);
 
-    if (parser.isSet(workbench)) {
+    if (cl.parser.isSet(cl.workbench)) {
         qs::ui::WorkbenchWindow* w = window.showWorkbench();
-        const QString config = parser.value(workbench);
+        const QString config = cl.parser.value(cl.workbench);
         QString error;
         if (config != QLatin1String("-") && !w->openConfig(config, &error))
             std::fprintf(stderr, "quantscope: %s\n", qPrintable(error));
-        if (parser.isSet(workbenchTab)) w->tabs()->setCurrentIndex(parser.value(workbenchTab).toInt());
-        if (parser.isSet(screenshot)) {
-            const QString path = parser.value(screenshot);
+        if (cl.parser.isSet(cl.workbenchTab)) w->tabs()->setCurrentIndex(cl.parser.value(cl.workbenchTab).toInt());
+        if (cl.parser.isSet(cl.screenshot)) {
+            const QString path = cl.parser.value(cl.screenshot);
             // Wait for the feature (the last analysis) and, on the pipelining tab, run it.
             auto grab = [w, path] {
                 QTimer::singleShot(600, w, [w, path] {
@@ -208,8 +169,8 @@ int main(int argc, char* argv[]) {
         return app.exec();
     }
 
-    if (parser.isSet(screenshot)) {
-        const QString path = parser.value(screenshot);
+    if (cl.parser.isSet(cl.screenshot)) {
+        const QString path = cl.parser.value(cl.screenshot);
         auto grab = [&window, path] {
             const bool ok = saveScreenshot(window.grab(), path);
             std::fprintf(ok ? stdout : stderr, ok ? "quantscope: screenshot saved to %s\n"

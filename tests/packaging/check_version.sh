@@ -1,4 +1,4 @@
-# Both programs' --version: "<name> <version> (revision <rev>)", the version of CMakeLists.txt
+# Both programs' --version (and the GUI's --help without a display): "<name> <version> (revision <rev>)", the version of CMakeLists.txt
 # and, in a git checkout, the commit the build was made from (HEAD, as tests run right after
 # the build); "unknown" only without git.
 source "$(dirname "$0")/common.sh"
@@ -27,4 +27,11 @@ check QuantScope "$GUI" --version
 check QuantScope env -u QT_QPA_PLATFORM -u DISPLAY -u WAYLAND_DISPLAY "$GUI" --version
 # With other arguments Qt's parser answers, with the same line.
 check QuantScope "$GUI" --fresh --version
+# --help without a display too (QCoreApplication), listing the window's own options.
+if help=$(env -u QT_QPA_PLATFORM -u DISPLAY -u WAYLAND_DISPLAY "$GUI" --help 2>&1) &&
+    [[ $help == *"--screenshot <file>"* && $help == *"--workbench <config>"* ]]; then
+    pass "quantscope --help without a display"
+else
+    fail "quantscope --help without a display printed: $help"
+fi
 finish
