@@ -164,7 +164,12 @@ void DataPanel::applyGenerator() {
         spec += QStringLiteral(",%1=%2").arg(QLatin1String(k.keys[i])).arg(paramSpins_[i]->value(), 0, 'g', 10);
     // A spec the core refuses (a bad shape) changes nothing: its message stays under the form.
     const auto parsed = qs::data::parseGeneratorSpec(spec.toStdString());
-    errorLabel_->setText(parsed ? QString() : QString::fromStdString(parsed.error().message));
+    QString error = parsed ? QString() : QString::fromStdString(parsed.error().message);
+    // The core names the whole spec first; the panel's fields are the spec, so the rest
+    // (which names the field) says it all without an unbreakable line widening the dock.
+    const QString specPrefix = QStringLiteral("generator \"%1\": ").arg(spec);
+    if (error.startsWith(specPrefix)) error.remove(0, specPrefix.size());
+    errorLabel_->setText(error);
     errorLabel_->setVisible(!parsed);
     if (!parsed) return;
     DataSource source;  // a generator replaces a file
