@@ -93,6 +93,8 @@ void TstMainWindowOutput::workbenchFollowsThemeAndPresentation() {
     QCOMPARE(plots[0]->plot()->xAxis->tickLabelFont().pointSizeF(), baseTick * PresentationMode::kPlotFontScale);
     QCOMPARE(bench->font().pointSizeF(), baseFont * PresentationMode::kFontScale);
     QVERIFY(!(bench->windowState() & Qt::WindowFullScreen));  // only the explorer goes full screen
+    auto* configDock = bench->findChild<QDockWidget*>(QStringLiteral("configurationDock"));
+    QVERIFY(configDock && !configDock->isVisible());  // the plots get the room
     // A theme switch keeps the scale (never compounding).
     dark->trigger();
     QCOMPARE(bars->pen().widthF(), basePen * PresentationMode::kPlotScale);
@@ -116,6 +118,7 @@ void TstMainWindowOutput::workbenchFollowsThemeAndPresentation() {
     QCOMPARE(bench->occupancyView()->inRangeBars()->pen().widthF(), basePen);
     QCOMPARE(bench->occupancyView()->plot()->xAxis->tickLabelFont().pointSizeF(), baseTick);
     QCOMPARE(bench->font().pointSizeF(), baseFont);
+    QVERIFY(bench->findChild<QDockWidget*>(QStringLiteral("configurationDock"))->isVisible());
     delete bench;  // before `document` goes
 }
 

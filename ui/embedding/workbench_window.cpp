@@ -323,7 +323,13 @@ void WorkbenchWindow::setTheme(Theme theme) {
 void WorkbenchWindow::setPresentation(bool on) {
     if (on == presentation_) return;
     presentation_ = on;
-    if (on) baseFontSize_ = font().pointSizeF();
+    if (on) {
+        baseFontSize_ = font().pointSizeF();
+        layoutBeforePresentation_ = saveState();
+        for (QDockWidget* d : findChildren<QDockWidget*>()) d->hide();
+    } else {
+        restoreState(layoutBeforePresentation_);
+    }
     QFont f = font();
     if (baseFontSize_ > 0) f.setPointSizeF(baseFontSize_ * (on ? PresentationMode::kFontScale : 1.0));
     setFont(f);  // the docks, tables and labels follow

@@ -15,6 +15,7 @@
 // every toggle (setTheme, setPresentation).
 #pragma once
 
+#include <QByteArray>
 #include <QMainWindow>
 
 #include "ui/embedding/workbench_service.h"
@@ -71,7 +72,8 @@ public:
     // Every plot and table panel in `theme` (the widgets' palette is the application's).
     void setTheme(qs::ui::Theme theme);
     Theme theme() const { return theme_; }
-    // Presentation mode's large text and thick lines (PresentationMode's factors); the
+    // Presentation mode's large text and thick lines (PresentationMode's factors), and, as
+    // in the explorer, the docks hidden so the plots get the room (restored after); the
     // explorer goes full screen, this window keeps its size.
     void setPresentation(bool on);
     bool presentation() const { return presentation_; }
@@ -124,6 +126,7 @@ private:
     Theme theme_ = Theme::Light;
     bool presentation_ = false;
     double baseFontSize_ = 0;  // the window's text size outside presentation mode
+    QByteArray layoutBeforePresentation_;
 };
 
 }  // namespace qs::ui
