@@ -151,6 +151,13 @@ void TstMainWindowOutput::frameworksLabelTheBitWidth() {
             for (int column : {0, 1}) {
                 QVERIFY(expected.contains(table->item(row, column)->toolTip()));
                 QCOMPARE(table->item(row, column)->text().remove(QChar(0x200B)), table->item(row, column)->toolTip());
+                // Every piece between break opportunities fits the column: the label wraps
+                // instead of being cut ("TF QuantizeAndDe…").
+                const QFontMetrics metrics(table->font());
+                static const QRegularExpression breaks(QStringLiteral("[\\s\\x{200B}]"));
+                for (const QString& piece : table->item(row, column)->text().split(breaks, Qt::SkipEmptyParts))
+                    QVERIFY2(metrics.horizontalAdvance(piece) + 8 <= table->columnWidth(column),
+                             qPrintable(QStringLiteral("'%1' in a %2-px column").arg(piece).arg(table->columnWidth(column))));
             }
         QVERIFY2(child<QLabel>("frameworkNote")->text().contains(QStringLiteral("%1 bits (%2 codes)").arg(bits).arg(codes)),
                  qPrintable(child<QLabel>("frameworkNote")->text()));

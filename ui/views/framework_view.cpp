@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -245,10 +246,15 @@ void FrameworkView::showComparison(const qs::analysis::FrameworkComparison& resu
     const qs::analysis::SchemeComparison& cmp = result.comparison;
     table_->setRowCount(static_cast<int>(cmp.diffs.size()));
     auto cell = [this](int row, int column, const QString& text, bool number) {
-        // A zero-width space after '_' and '/' lets "fake_quantize_per_tensor_affine" wrap
-        // inside the word instead of being cut at the cell's edge.
+        // A zero-width space after '_' and '/' and inside camel case lets
+        // "fake_quantize_per_tensor_affine" and "QuantizeAndDequantizeV4" wrap inside the
+        // word instead of being cut at the cell's edge.
         QString shown = text;
-        if (!number) shown.replace(QLatin1Char('_'), QStringLiteral("_\u200B")).replace(QLatin1Char('/'), QStringLiteral("/\u200B"));
+        if (!number) {
+            static const QRegularExpression camel(QStringLiteral("([a-z]{2,})([A-Z])"));
+            shown.replace(QLatin1Char('_'), QStringLiteral("_\u200B")).replace(QLatin1Char('/'), QStringLiteral("/\u200B"));
+            shown.replace(camel, QStringLiteral("\\1\u200B\\2"));
+        }
         auto* item = new QTableWidgetItem(shown);
         if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         else item->setToolTip(text);
