@@ -211,6 +211,9 @@ void MainWindow::createMenus() {
     view->addSeparator();
     presentation_ = new PresentationMode(this);
     view->addAction(presentation_->action());
+    connect(presentation_, &PresentationMode::toggled, this, [this](bool on) {
+        if (workbench_) workbench_->setPresentation(on);
+    });
 
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     QAction* workbench = tools->addAction(tr("TPU &embedding workbench…"), this, [this] { showWorkbench(); });
@@ -378,6 +381,7 @@ void MainWindow::applyTheme(bool dark) {
     qApp->setPalette(widgetPalette(theme));
     for (PlotFrame* p : findChildren<PlotFrame*>()) p->setTheme(theme);
     statsPanel_->setTheme(theme);
+    if (workbench_) workbench_->setTheme(theme);
     controller_->setDarkTheme(dark);
 }
 
@@ -391,6 +395,12 @@ WorkbenchWindow* MainWindow::showWorkbench() {
         } else {
             workbench_ = new WorkbenchWindow(model, this);
         }
+        // It starts in the explorer's look and follows it (applyTheme, presentation mode);
+        // its View menu toggles the theme for both windows.
+        workbench_->setTheme(model_->viewState().dark ? Theme::Dark : Theme::Light);
+        workbench_->setPresentation(presentation_->isOn());
+        workbench_->viewMenu()->addSeparator();
+        workbench_->viewMenu()->addAction(findChild<QAction*>(QStringLiteral("darkThemeAction")));
     }
     workbench_->show();
     workbench_->raise();

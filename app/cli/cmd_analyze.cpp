@@ -347,6 +347,8 @@ Parameters and data (as for 'quantscope-cli export'):
   --generate SPEC        uniform:n=,seed=,low=,high=   normal:n=,seed=,mean=,std=
                          laplace:n=,seed=,loc=,scale=  sine:n=,amplitude=
                          mixture:n=,seed=,std=,outlier_fraction=,outlier_scale=
+                         shape=AxBx... with any kind: the samples in that shape
+                         (e.g. normal:shape=64x1024; n is the product or left out)
                          (default normal:n=100000,seed=1)
 
 Analysis options:

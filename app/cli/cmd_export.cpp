@@ -254,6 +254,9 @@ Data (default: the session's data source; with --case normal:n=100000,seed=1):
                          laplace:n=,seed=,loc=,scale=  sine:n=,amplitude=
                          mixture:n=,seed=,std=,outlier_fraction=,outlier_scale=
                          (every key optional; n defaults to 100000, seed to 1)
+                         any kind takes shape=AxBx...: the samples in that shape
+                         (e.g. normal:shape=64x1024 for per-channel views on axis 0;
+                         n is then the product, given or left out)
 
 Views and their CSV columns:
   transfer               input,code,output,error: at least 4096 inputs evenly spread

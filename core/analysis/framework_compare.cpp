@@ -55,6 +55,7 @@ FrameworkSetup frameworkSetupFor(const QuantSpec& spec, float dataMin, float dat
     const bool isSigned = spec.op == QuantOp::QuantizeV2 ? qtypeInfo(spec.T).isSigned
                           : spec.op == QuantOp::TpuSimulatedQuantization ? true
                                                                          : spec.signed_input;
+    in.is_signed = isSigned;
     Scheme tf;
     tf.kind = SchemeKind::Tf;
     tf.tf = spec;

@@ -20,6 +20,7 @@ struct FrameworkSetup {
     float min = 0, max = 0;
     int bits = 8;              // the op's bit width, clamped to 2..16
     int op_bits = 8;           // the op's own: the type's, num_bits, or log2 num_buckets
+    bool is_signed = true;     // the op's signedness, which the affine schemes take
     bool range_given = false;  // the requested range; otherwise the data's
 };
 

@@ -118,13 +118,17 @@ AffineParams tfliteSymmetricParams(float min, float max, int bits) {
     return {scale > 0 ? scale : 1.0f, 0, -qmax, qmax};
 }
 
-std::string schemeLabel(const Scheme& s) {
-    const std::string t = s.is_signed ? " (int8)" : " (uint8)";
+std::string codeTypeName(int bits, bool is_signed) {
+    return (is_signed ? "int" : "uint") + std::to_string(bits);
+}
+
+std::string schemeLabel(const Scheme& s, int bits) {
+    const std::string t = " (" + codeTypeName(bits, s.is_signed) + ")";
     switch (s.kind) {
         case SchemeKind::PyTorch: return "PyTorch fake_quantize_per_tensor_affine" + t;
         case SchemeKind::Onnx: return "ONNX QuantizeLinear/DequantizeLinear" + t;
         case SchemeKind::TfliteInt8: return "TFLite asymmetric" + t;
-        case SchemeKind::TfliteSymmetric: return std::string("TFLite symmetric weights (int8, zp 0)");
+        case SchemeKind::TfliteSymmetric: return "TFLite symmetric weights (" + codeTypeName(bits, true) + ", zp 0)";
         case SchemeKind::ScaledR14:
             return std::string(kScaledR14Label) + " " + std::string(qtypeInfo(s.tf.T).name);
         case SchemeKind::Tf: {
@@ -132,6 +136,10 @@ std::string schemeLabel(const Scheme& s) {
             if (usesMode(s.tf.op))
                 l += std::string(" ") + std::string(modeName(s.tf.mode)) + " " +
                      std::string(qtypeInfo(s.tf.T).name);
+            else if (s.tf.op == QuantOp::TpuSimulatedQuantization)
+                l += " (" + std::to_string(int64_t{1} << bits) + " buckets)";
+            else  // the QuantizeAndDequantize ops: num_bits = bits, signed_input
+                l += " (" + codeTypeName(bits, s.tf.signed_input) + ")";
             return l;
         }
     }
@@ -160,6 +168,7 @@ Result<PreparedScheme> PreparedScheme::make(const Scheme& s, float min, float ma
         return badArgument("the range [" + num(min) + ", " + num(max) + "] must be finite with min <= max");
     PreparedScheme p;
     p.scheme_ = s;
+    p.bits_ = bits;
     switch (s.kind) {
         case SchemeKind::PyTorch:
             p.recipe_ = {pytorchParams(min, max, bits, s.is_signed), false, RoundMode::HalfToEven};
@@ -231,8 +240,8 @@ Explanation explainAffine(float x, const PreparedScheme& A, const PreparedScheme
     const AffineRecipe& a = A.recipe();
     const AffineRecipe& b = B.recipe();
     // Labels and texts only when asked: compareSchemes explains millions of elements.
-    const std::string na = text ? schemeLabel(A.scheme()) : std::string();
-    const std::string nb = text ? schemeLabel(B.scheme()) : std::string();
+    const std::string na = text ? A.label() : std::string();
+    const std::string nb = text ? B.label() : std::string();
     auto valueWith = [&](const AffineRecipe& r) { return affineValue(affineCode(x, r), r.params); };
     auto explains = [&](const AffineRecipe& r) { return sameFloat(valueWith(r), e.b); };
 
@@ -295,8 +304,8 @@ Explanation explainAffine(float x, const PreparedScheme& A, const PreparedScheme
 Explanation explainWithTf(float x, const PreparedScheme& A, const PreparedScheme& B, Explanation e,
                           bool text) {
     // Labels and texts only when asked: compareSchemes explains millions of elements.
-    const std::string na = text ? schemeLabel(A.scheme()) : std::string();
-    const std::string nb = text ? schemeLabel(B.scheme()) : std::string();
+    const std::string na = text ? A.label() : std::string();
+    const std::string nb = text ? B.label() : std::string();
     const bool outA = x < A.lowest() || x > A.highest();
     const bool outB = x < B.lowest() || x > B.highest();
     if (outA != outB) {
@@ -373,7 +382,7 @@ Result<SchemeComparison> compareSchemes(std::span<const float> data, float min, 
         auto p = PreparedScheme::make(s, min, max, bits);
         if (!p) return p.error();
         SchemeOutput o;
-        o.label = schemeLabel(s);
+        o.label = p->label();
         o.output.resize(data.size());
         o.step = p->step();
         o.zero_output = p->zeroOutput();

@@ -78,20 +78,28 @@ enum class SchemeKind {
 
 struct Scheme {
     SchemeKind kind = SchemeKind::PyTorch;
-    bool is_signed = true;  // int8 vs uint8 for the affine schemes
+    bool is_signed = true;  // signed (intN) vs unsigned (uintN) codes for the affine schemes
     QuantSpec tf;           // SchemeKind::Tf only: op and attributes. compareSchemes sets
                             // min/max_range to the compared range, range_given = true,
                             // num_bits = bits (QDQ), axis = -1.
     bool operator==(const Scheme&) const = default;
 };
 
-std::string schemeLabel(const Scheme& s);  // "PyTorch fake_quantize (int8)", "TF QuantizeV2 → Dequantize MIN_COMBINED qint8", ...
+// The scheme's name with its codes at `bits`: "PyTorch fake_quantize_per_tensor_affine (int4)",
+// "TFLite symmetric weights (int16, zp 0)", "TF QuantizeAndDequantizeV4 (uint8)", "TF
+// QuantizeV2 → Dequantize MIN_COMBINED qint8" (QuantizeV2 and r1.4 name their T, whose width
+// they use whatever `bits` says), "TF TpuSimulatedQuantization (16 buckets)".
+std::string schemeLabel(const Scheme& s, int bits);
+// "int4", "uint16": the integer type of `bits`-bit codes.
+std::string codeTypeName(int bits, bool is_signed);
 
 // A scheme bound to a range: the recipe (affine kinds) or the TF slice quantizer.
 class PreparedScheme {
 public:
     static Result<PreparedScheme> make(const Scheme& s, float min, float max, int bits);
     const Scheme& scheme() const { return scheme_; }
+    int bits() const { return bits_; }
+    std::string label() const { return schemeLabel(scheme_, bits_); }
     bool isAffine() const { return !tf_ && !r14_; }
     const AffineRecipe& recipe() const { return recipe_; }  // affine kinds only
     // Output step Δ, the value 0.0 comes back as, and the representable output range.
@@ -105,6 +113,7 @@ public:
 
 private:
     Scheme scheme_;
+    int bits_ = 8;
     AffineRecipe recipe_;
     std::optional<SliceQuantizer> tf_;     // kind == Tf only
     std::optional<ScaledR14Params> r14_;   // kind == ScaledR14 only
@@ -157,7 +166,7 @@ Result<SchemeComparison> compareSchemes(std::span<const float> data, float min, 
                                         int bits, std::span<const Scheme> schemes,
                                         const Exec& exec = {});
 
-// TFLite per-axis weights: symmetric int8 with zp = 0, one scale per slice along `axis`
+// TFLite per-axis weights: symmetric (int8 at 8 bits) with zp = 0, one scale per slice along `axis`
 // (scale_c = max|w_c| / (2^(b-1)-1)). Writes the dequantized values to `output`; returns the
 // per-slice parameters.
 Result<std::vector<AffineParams>> tflitePerAxis(const TensorRef<float>& input, int64_t axis,

@@ -76,7 +76,7 @@ std::vector<RuleDef> ruleDefs(QType T, bool isSigned, int bits, bool withStored)
         Scheme s;
         s.kind = k;
         s.is_signed = isSigned;
-        defs.push_back({schemeLabel(s), s, false, std::nullopt});
+        defs.push_back({schemeLabel(s, bits), s, false, std::nullopt});
     }
     if (isSigned) {
         Scheme s;

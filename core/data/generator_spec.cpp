@@ -55,6 +55,13 @@ std::string joined(const std::vector<std::string>& items) {
     return out;
 }
 
+// The keys a spec of `kind` takes, as an error lists them: "n, shape, mean, std, seed".
+std::string validKeys(std::string_view kind) {
+    std::vector<std::string> keys = generatorKeys(kind);
+    keys.insert(keys.begin() + 1, "shape");
+    return joined(keys);
+}
+
 std::string quoted(std::string_view s) {
     std::string out = "\"";
     out += s;
@@ -97,16 +104,52 @@ std::string checkValue(std::string_view kind, const std::string& key, double v,
     return "";
 }
 
+// The number of values of `shape` (dimensions >= 1), or -1 past kMaxGeneratedValues.
+int64_t shapeProduct(const std::vector<int64_t>& shape) {
+    int64_t product = 1;
+    for (int64_t d : shape) {
+        if (d > kMaxGeneratedValues / product) return -1;
+        product *= d;
+    }
+    return product;
+}
+
+// The shape's problem ("" if fine): its rank, each dimension, the product's bound, and an n
+// given beside it.
+std::string checkShape(const std::vector<int64_t>& shape, const std::map<std::string, double>& params) {
+    const std::string shown = "shape = " + generatorShapeText(shape);
+    if (shape.size() > kMaxGeneratedRank)
+        return shown + " has " + std::to_string(shape.size()) + " dimensions; at most " +
+               std::to_string(kMaxGeneratedRank) + " are allowed";
+    for (size_t i = 0; i < shape.size(); ++i)
+        if (shape[i] < 1)
+            return shown + ": dimension " + std::to_string(i + 1) + " is " + std::to_string(shape[i]) +
+                   " (every dimension must be >= 1)";
+    const int64_t product = shapeProduct(shape);
+    if (product < 0)
+        return shown + " has more than " + std::to_string(kMaxGeneratedValues) +
+               " values (larger data sets are refused to bound memory)";
+    if (const auto n = params.find("n"); n != params.end() && n->second != static_cast<double>(product))
+        return "n = " + formatNumber(n->second) + " does not match " + shown + " (" + std::to_string(product) +
+               " values): give n = " + std::to_string(product) + " or leave n out";
+    return "";
+}
+
 Result<GeneratorSpec> normalize(const GeneratorSpec& spec, const std::string& where) {
     const KindInfo* info = findKind(spec.kind);
     if (!info)
         return dataError(where + "unknown kind " + quoted(spec.kind) + " (valid: " +
                          joined(generatorKinds()) + ")");
-    GeneratorSpec out{spec.kind, {}};
+    GeneratorSpec out{spec.kind, {}, spec.shape};
+    if (!spec.shape.empty()) {
+        const std::string problem = checkShape(spec.shape, spec.params);
+        if (!problem.empty()) return dataError(where + problem);
+        out.params["n"] = static_cast<double>(shapeProduct(spec.shape));
+    }
     for (const auto& [key, value] : spec.params) {
         if (!hasKey(*info, key))
             return dataError(where + "unknown key " + quoted(key) + " for " + spec.kind +
-                             " (valid keys: " + joined(generatorKeys(spec.kind)) + ")");
+                             " (valid keys: " + validKeys(spec.kind) + ")");
         out.params[key] = value;
     }
     for (const auto& [key, def] : info->keys) out.params.emplace(key, def);
@@ -159,9 +202,18 @@ Result<GeneratorSpec> parseGeneratorSpec(std::string_view text) {
                     return dataError(where + quoted(item) + " has no value (expected key=value)");
                 const std::string key(trim(item.substr(0, eq)));
                 const std::string_view valueText = trim(item.substr(eq + 1));
+                if (key == "shape") {
+                    if (!spec.shape.empty()) return dataError(where + "key \"shape\" is given twice");
+                    auto shape = parseGeneratorShape(valueText);
+                    if (!shape) return dataError(where + shape.error().message);
+                    spec.shape = std::move(shape).value();
+                    if (comma == std::string_view::npos) break;
+                    rest = rest.substr(comma + 1);
+                    continue;
+                }
                 if (!hasKey(*findKind(spec.kind), key))
                     return dataError(where + "unknown key " + quoted(key) + " for " + spec.kind +
-                                     " (valid keys: " + joined(generatorKeys(spec.kind)) + ")");
+                                     " (valid keys: " + validKeys(spec.kind) + ")");
                 if (spec.params.count(key))
                     return dataError(where + "key " + quoted(key) + " is given twice");
                 double v = 0;
@@ -191,25 +243,74 @@ std::string toString(const GeneratorSpec& spec) {
         sep = ',';
     };
     const std::vector<std::string> keys = generatorKeys(spec.kind);
-    for (const std::string& key : keys)
+    for (const std::string& key : keys) {
         if (auto it = spec.params.find(key); it != spec.params.end()) put(key, it->second);
+        if (key == "n" && !spec.shape.empty()) {  // n, then the shape it is the product of
+            out += sep;
+            out += "shape=" + generatorShapeText(spec.shape);
+            sep = ',';
+        }
+    }
     for (const auto& [key, v] : spec.params)  // keys foreign to the kind, so errors can show them
         if (std::find(keys.begin(), keys.end(), key) == keys.end()) put(key, v);
     return out;
 }
 
-Result<Dataset> generate(const GeneratorSpec& spec, const Exec& exec) {
-    auto normalized = normalizeGeneratorSpec(spec);
-    if (!normalized) return normalized.error();
-    const std::map<std::string, double>& p = normalized->params;
+namespace {
+
+Dataset generateFlat(const GeneratorSpec& spec, const Exec& exec) {
+    const std::map<std::string, double>& p = spec.params;
     const auto n = static_cast<int64_t>(p.at("n"));
-    const std::string& kind = normalized->kind;
+    const std::string& kind = spec.kind;
     if (kind == "sine") return sine(n, p.at("amplitude"), exec);
     const auto seed = static_cast<uint64_t>(p.at("seed"));
     if (kind == "uniform") return uniform(n, seed, p.at("low"), p.at("high"), exec);
     if (kind == "normal") return normal(n, seed, p.at("mean"), p.at("std"), exec);
     if (kind == "laplace") return laplace(n, seed, p.at("loc"), p.at("scale"), exec);
     return mixture(n, seed, p.at("std"), p.at("outlier_fraction"), p.at("outlier_scale"), exec);
+}
+
+}  // namespace
+
+Result<std::vector<int64_t>> parseGeneratorShape(std::string_view text) {
+    const std::string problem = "shape: " + quoted(text) + " is not a list of integers joined by 'x' (e.g. 64x1024)";
+    std::vector<int64_t> shape;
+    std::string_view rest = trim(text);
+    while (true) {
+        const size_t x = rest.find_first_of("xX");
+        std::string_view item = trim(rest.substr(0, x));
+        if (item.size() > 1 && item.front() == '+') item.remove_prefix(1);
+        int64_t d = 0;
+        const auto r = std::from_chars(item.data(), item.data() + item.size(), d);
+        if (item.empty() || r.ec != std::errc() || r.ptr != item.data() + item.size()) return dataError(problem);
+        shape.push_back(d);
+        if (x == std::string_view::npos) break;
+        rest = rest.substr(x + 1);
+    }
+    return shape;
+}
+
+std::string generatorShapeText(const std::vector<int64_t>& shape) {
+    std::string out;
+    for (int64_t d : shape) {
+        if (!out.empty()) out += 'x';
+        out += std::to_string(d);
+    }
+    return out;
+}
+
+Result<Dataset> generate(const GeneratorSpec& spec, const Exec& exec) {
+    auto normalized = normalizeGeneratorSpec(spec);
+    if (!normalized) return normalized.error();
+    Dataset d = generateFlat(*normalized, exec);
+    if (!normalized->shape.empty()) {
+        // The values are a function of the index alone: the shape only lays them out.
+        d.shape = normalized->shape;
+        const std::string head = normalized->kind + "(n=" + std::to_string(d.values.size());
+        if (d.label.compare(0, head.size(), head) == 0)
+            d.label.insert(head.size(), ", shape=" + generatorShapeText(normalized->shape));
+    }
+    return d;
 }
 
 }  // namespace qs::data

@@ -194,8 +194,39 @@ private slots:
         QCOMPARE(d->shape, Shape{1234});
         QCOMPARE(d->label, std::string("laplace(n=1234, loc=0, scale=0.5, seed=3)"));
         QVERIFY(sameBits(d->values, laplace(1234, 3, 0, 0.5).values));
+        // N-d shapes: n is the product (given or left out), the samples are the 1-D ones laid
+        // out row-major, and the canonical text puts the shape after n.
+        auto shaped = parseGeneratorSpec("normal:shape=64x1024,seed=3");
+        QVERIFY2(shaped.ok(), qPrintable(specError("normal:shape=64x1024,seed=3")));
+        QCOMPARE(shaped->shape, (std::vector<int64_t>{64, 1024}));
+        QCOMPARE(shaped->params.at("n"), 65536.0);
+        QCOMPARE(toString(*shaped), std::string("normal:n=65536,shape=64x1024,mean=0,std=1,seed=3"));
+        QVERIFY(*parseGeneratorSpec(toString(*shaped)) == *shaped);
+        QVERIFY(*parseGeneratorSpec(" normal : n = 65536 , shape = 64 X 1024 , seed=3") == *shaped);
+        QCOMPARE(parseGeneratorSpec("sine:shape=7")->shape, std::vector<int64_t>{7});
+        QCOMPARE(parseGeneratorSpec("uniform:shape=2x3x4,n=24")->params.at("n"), 24.0);
+        auto grid = generate(*shaped);
+        QVERIFY(grid.ok());
+        QCOMPARE(grid->shape, (Shape{64, 1024}));
+        QCOMPARE(grid->label, std::string("normal(n=65536, shape=64x1024, mean=0, std=1, seed=3)"));
+        QVERIFY(sameBits(grid->values, normal(65536, 3).values));
+        for (const auto& kind : generatorKinds()) {
+            auto g = generate(*parseGeneratorSpec(kind + ":shape=8x125"));
+            QVERIFY(g.ok());
+            QCOMPARE(g->shape, (Shape{8, 125}));
+            QVERIFY(sameBits(g->values, generate(*parseGeneratorSpec(kind + ":n=1000"))->values));
+        }
+        // A hand-built spec with a shape: n filled in, or checked.
+        auto handShaped = normalizeGeneratorSpec(GeneratorSpec{"laplace", {}, {4, 5}});
+        QVERIFY(handShaped.ok());
+        QCOMPARE(handShaped->params.at("n"), 20.0);
+        auto wrongN = normalizeGeneratorSpec(GeneratorSpec{"laplace", {{"n", 21}}, {4, 5}});
+        QVERIFY(!wrongN.ok());
+        QCOMPARE(wrongN.error().message,
+                 std::string("generator \"laplace:n=21,shape=4x5\": n = 21 does not match shape = 4x5 (20 values): "
+                             "give n = 20 or leave n out"));
         // A hand-built spec gets defaults too.
-        auto hand = generate(GeneratorSpec{"uniform", {{"n", 10}}});
+        auto hand = generate(GeneratorSpec{"uniform", {{"n", 10}}, {}});
         QVERIFY(hand.ok());
         QCOMPARE(hand->label, std::string("uniform(n=10, low=-1, high=1, seed=1)"));
     }
@@ -210,9 +241,9 @@ private slots:
         row("", "DataError: generator \"\": empty; expected KIND or KIND:key=value,... with KIND one of uniform, "
                 "normal, laplace, sine, mixture");
         row("normal:sd=2", "DataError: generator \"normal:sd=2\": unknown key \"sd\" for normal (valid keys: n, "
-                           "mean, std, seed)");
+                           "shape, mean, std, seed)");
         row("sine:seed=2", "DataError: generator \"sine:seed=2\": unknown key \"seed\" for sine (valid keys: n, "
-                           "amplitude)");
+                           "shape, amplitude)");
         row("normal:std=abc", "DataError: generator \"normal:std=abc\": std: \"abc\" is not a number");
         row("normal:std=", "DataError: generator \"normal:std=\": std: \"\" is not a number");
         row("normal:std=1.5x", "DataError: generator \"normal:std=1.5x\": std: \"1.5x\" is not a number");
@@ -239,6 +270,38 @@ private slots:
         row("normal:n", "DataError: generator \"normal:n\": \"n\" has no value (expected key=value)");
         row("normal:n=5,,std=1",
             "DataError: generator \"normal:n=5,,std=1\": empty item (expected key=value between commas)");
+        // N-d shapes: the field is named, with what to do.
+        row("normal:n=1000,shape=64x1024",
+            "DataError: generator \"normal:n=1000,shape=64x1024\": n = 1000 does not match shape = 64x1024 "
+            "(65536 values): give n = 65536 or leave n out");
+        row("normal:shape=64x0", "DataError: generator \"normal:shape=64x0\": shape = 64x0: dimension 2 is 0 "
+                                 "(every dimension must be >= 1)");
+        row("normal:shape=-4x8", "DataError: generator \"normal:shape=-4x8\": shape = -4x8: dimension 1 is -4 "
+                                 "(every dimension must be >= 1)");
+        row("normal:shape=64xabc", "DataError: generator \"normal:shape=64xabc\": shape: \"64xabc\" is not a list "
+                                   "of integers joined by 'x' (e.g. 64x1024)");
+        row("normal:shape=64x", "DataError: generator \"normal:shape=64x\": shape: \"64x\" is not a list of "
+                                "integers joined by 'x' (e.g. 64x1024)");
+        row("normal:shape=", "DataError: generator \"normal:shape=\": shape: \"\" is not a list of integers "
+                             "joined by 'x' (e.g. 64x1024)");
+        row("normal:shape=2.5x4", "DataError: generator \"normal:shape=2.5x4\": shape: \"2.5x4\" is not a list "
+                                  "of integers joined by 'x' (e.g. 64x1024)");
+        row("normal:shape=10000x10000",
+            "DataError: generator \"normal:shape=10000x10000\": shape = 10000x10000 has more than 10000000 values "
+            "(larger data sets are refused to bound memory)");
+        row("normal:shape=4294967296x4294967296x4294967296",
+            "DataError: generator \"normal:shape=4294967296x4294967296x4294967296\": shape = "
+            "4294967296x4294967296x4294967296 has more than 10000000 values (larger data sets are refused to "
+            "bound memory)");
+        row("normal:shape=99999999999999999999",
+            "DataError: generator \"normal:shape=99999999999999999999\": shape: \"99999999999999999999\" is not a "
+            "list of integers joined by 'x' (e.g. 64x1024)");
+        row("normal:shape=2x2,shape=4", "DataError: generator \"normal:shape=2x2,shape=4\": key \"shape\" is given "
+                                        "twice");
+        row("normal:shape=1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1",
+            "DataError: generator \"normal:shape=1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1\": "
+            "shape = 1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1 has 33 dimensions; at most 32 "
+            "are allowed");
     }
 
     void specErrors() {
@@ -248,14 +311,14 @@ private slots:
     }
 
     void specErrorsOfHandBuiltSpecs() {
-        auto r = generate(GeneratorSpec{"normal", {{"sd", 2}}});
+        auto r = generate(GeneratorSpec{"normal", {{"sd", 2}}, {}});
         QVERIFY(!r.ok());
         QCOMPARE(r.error().message,
-                 std::string("generator \"normal:sd=2\": unknown key \"sd\" for normal (valid keys: n, mean, std, seed)"));
-        auto big = generate(GeneratorSpec{"uniform", {{"n", 2e7}}});
+                 std::string("generator \"normal:sd=2\": unknown key \"sd\" for normal (valid keys: n, shape, mean, std, seed)"));
+        auto big = generate(GeneratorSpec{"uniform", {{"n", 2e7}}, {}});
         QVERIFY(!big.ok());
         QVERIFY(big.error().message.find("out of range 1..10000000") != std::string::npos);
-        QCOMPARE(generate(GeneratorSpec{"poisson", {}}).error().kind, std::string("DataError"));
+        QCOMPARE(generate(GeneratorSpec{"poisson", {}, {}}).error().kind, std::string("DataError"));
     }
 
     // ---- .npy ----------------------------------------------------------------------

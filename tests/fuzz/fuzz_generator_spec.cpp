@@ -2,8 +2,8 @@
 // (`normal:n=1000,std=2`, core/data/generator_spec.h) and the id-batch specs of the
 // workbench (`zipf:batch=64,ids=8,s=1.1`, core/embedding/id_batch.h). The first byte picks
 // the parser; the rest is the text. A spec that parses must print back to itself and
-// generate (sizes are capped here so one input stays fast; the caps are the product's own
-// checks' business, tested elsewhere).
+// generate in its shape (sizes are capped here so one input stays fast, a capped N-d spec
+// loses its shape; the caps are the product's own checks' business, tested elsewhere).
 #include <algorithm>
 #include <string>
 #include <string_view>
@@ -22,8 +22,12 @@ void fuzzGeneratorSpec(std::string_view text) {
     const auto again = qs::data::parseGeneratorSpec(canonical);
     if (!again || !(*again == spec)) qs::fuzz::propertyFailed("'" + canonical + "' does not parse back to itself");
     spec.params["n"] = std::min(spec.params["n"], 512.0);
-    if (const auto d = qs::data::generate(spec); d && d->values.size() != static_cast<size_t>(spec.params["n"]))
+    if (static_cast<double>(qs::numElements(spec.shape)) != spec.params["n"]) spec.shape.clear();  // capped
+    const auto d = qs::data::generate(spec);
+    if (d && d->values.size() != static_cast<size_t>(spec.params["n"]))
         qs::fuzz::propertyFailed("'" + canonical + "' generated the wrong count");
+    if (d && !spec.shape.empty() && d->shape != spec.shape)
+        qs::fuzz::propertyFailed("'" + canonical + "' generated the wrong shape");
 }
 
 void fuzzIdBatchSpec(std::string_view text) {

@@ -1,11 +1,18 @@
 // What the explorer window puts out (fixture: explorer_window_test.h): every view exported as
 // PNG, SVG, PDF and CSV (the CSV against the plotted data and the core), the statistics CSV,
-// presentation mode, the dark theme, and the workbench window it opens.
+// presentation mode, the dark theme, the workbench window it opens (and its look), and the
+// Frameworks tab's labels at the op's bit width.
 #include "tests/ui/explorer_window_test.h"
 #include "tests/ui/table_text.h"
 #include "ui/embedding/embedding_model.h"
 #include "ui/embedding/workbench_controller.h"
+#include "ui/embedding/views/occupancy_view.h"
+#include "ui/embedding/views/range_suggestions_panel.h"
 #include "ui/embedding/workbench_window.h"
+#include "ui/views/framework_view.h"
+
+#include <QListWidget>
+#include <QTableWidget>
 
 class TstMainWindowOutput : public ExplorerWindowTest {
     Q_OBJECT
@@ -17,6 +24,8 @@ private slots:
     void presentationMode();
     void darkTheme();
     void workbenchOpensOnTheAppsModel();
+    void workbenchFollowsThemeAndPresentation();
+    void frameworksLabelTheBitWidth();
 };
 
 // The app creates the workbench's document and hands it over: the workbench window and its
@@ -30,6 +39,150 @@ void TstMainWindowOutput::workbenchOpensOnTheAppsModel() {
     QCOMPARE(bench->controller()->model(), &document);
     QCOMPARE(w_->showWorkbench(), bench);  // created once, then shown again
     delete bench;                          // before `document` goes
+}
+
+// The workbench's plots look like the explorer's: a workbench opened while the explorer is
+// dark starts dark, and toggling the theme or presentation mode in the explorer restyles the
+// open workbench (backgrounds, axes, series pens, fonts) and its table panels.
+void TstMainWindowOutput::workbenchFollowsThemeAndPresentation() {
+    qs::ui::EmbeddingModel document;
+    w_->setWorkbenchModel(&document);
+    auto* dark = w_->findChild<QAction*>(QStringLiteral("darkThemeAction"));
+    dark->trigger();  // before the workbench exists
+    qs::ui::WorkbenchWindow* bench = w_->showWorkbench();
+    const QList<PlotFrame*> plots = bench->findChildren<PlotFrame*>();
+    QCOMPARE(plots.size(), 4);  // occupancy, heat map, sharding, pipelining
+    auto verifyTheme = [&](Theme theme) {
+        const PlotPalette& want = plotPalette(theme);
+        const PlotPalette& other = plotPalette(theme == Theme::Dark ? Theme::Light : Theme::Dark);
+        QCOMPARE(bench->theme(), theme);
+        for (PlotFrame* p : plots) {
+            QCOMPARE(p->theme(), theme);
+            const QImage image = p->exporter().renderImage(600, 400);
+            QVERIFY2(shareOf(image, want.background) > 0.05, qPrintable(p->objectName()));
+            QCOMPARE(shareOf(image, other.background), 0.0);
+            QCOMPARE(p->plot()->axisRect()->backgroundBrush().color(), want.axisRectBackground);
+            QCOMPARE(p->plot()->xAxis->basePen().color(), want.axis);
+            QCOMPARE(p->plot()->yAxis->tickLabelColor(), want.text);
+        }
+        QCOMPARE(bench->occupancyView()->inRangeBars()->pen().color(), want.curve);
+        QCOMPARE(bench->suggestions()->theme(), theme);
+        bench->suggestions()->setStale(true, QStringLiteral("x"));
+        QVERIFY(bench->suggestions()->staleLabel()->styleSheet().contains(want.range.name()));
+        bench->suggestions()->setStale(false);
+    };
+    CHECK(verifyTheme(Theme::Dark));
+    // The theme toggle is in the workbench's View menu too, and restyles both windows.
+    QVERIFY(bench->viewMenu()->actions().contains(dark));
+    dark->trigger();
+    QVERIFY(!model_->viewState().dark);
+    CHECK(verifyTheme(Theme::Light));
+    QCOMPARE(w_->transferView()->theme(), Theme::Light);
+    dark->trigger();
+    CHECK(verifyTheme(Theme::Dark));
+
+    // Presentation mode in the explorer: thick pens and large text in the workbench too.
+    QCPBars* bars = bench->occupancyView()->inRangeBars();
+    const double basePen = bars->pen().widthF();
+    const double baseTick = plots[0]->plot()->xAxis->tickLabelFont().pointSizeF();
+    const double baseFont = bench->font().pointSizeF();
+    w_->presentationMode()->setOn(true);
+    QVERIFY(bench->presentation());
+    for (PlotFrame* p : plots) QCOMPARE(p->presentationScale(), PresentationMode::kPlotScale);
+    QCOMPARE(bars->pen().widthF(), basePen * PresentationMode::kPlotScale);
+    QCOMPARE(plots[0]->plot()->xAxis->tickLabelFont().pointSizeF(), baseTick * PresentationMode::kPlotFontScale);
+    QCOMPARE(bench->font().pointSizeF(), baseFont * PresentationMode::kFontScale);
+    QVERIFY(!(bench->windowState() & Qt::WindowFullScreen));  // only the explorer goes full screen
+    auto* configDock = bench->findChild<QDockWidget*>(QStringLiteral("configurationDock"));
+    QVERIFY(configDock && !configDock->isVisible());  // the plots get the room
+    // A theme switch keeps the scale (never compounding).
+    dark->trigger();
+    QCOMPARE(bars->pen().widthF(), basePen * PresentationMode::kPlotScale);
+    dark->trigger();
+
+    // A new workbench window starts in the current look: dark and scaled.
+    delete bench;
+    bench = w_->showWorkbench();
+    QCOMPARE(bench->theme(), Theme::Dark);
+    QVERIFY(bench->presentation());
+    for (PlotFrame* p : bench->findChildren<PlotFrame*>()) {
+        QCOMPARE(p->theme(), Theme::Dark);
+        QCOMPARE(p->presentationScale(), PresentationMode::kPlotScale);
+    }
+    QCOMPARE(bench->occupancyView()->inRangeBars()->pen().widthF(), basePen * PresentationMode::kPlotScale);
+    QCOMPARE(bench->font().pointSizeF(), baseFont * PresentationMode::kFontScale);
+
+    // Leaving presentation mode restores the workbench exactly.
+    w_->presentationMode()->setOn(false);
+    QVERIFY(!bench->presentation());
+    QCOMPARE(bench->occupancyView()->inRangeBars()->pen().widthF(), basePen);
+    QCOMPARE(bench->occupancyView()->plot()->xAxis->tickLabelFont().pointSizeF(), baseTick);
+    QCOMPARE(bench->font().pointSizeF(), baseFont);
+    QVERIFY(bench->findChild<QDockWidget*>(QStringLiteral("configurationDock"))->isVisible());
+    delete bench;  // before `document` goes
+}
+
+// The Frameworks tab names the codes by the op's bit width, everywhere it names a scheme: the
+// curves' legend, the table's cells and tooltips, the examples, the note above and the CSV
+// export's header.
+void TstMainWindowOutput::frameworksLabelTheBitWidth() {
+    FrameworkView* view = w_->frameworkView();
+    w_->tabs()->setCurrentWidget(view);
+    CHECK(selectData("opCombo", int(qs::QuantOp::QuantizeAndDequantizeV4)));
+    QVERIFY(model_->spec().signed_input);
+    auto verifyLabels = [&](int bits, bool isSigned) {
+        QTRY_VERIFY_WITH_TIMEOUT(view->comparison() && !view->busy() && view->input().bits == bits &&
+                                     view->input().is_signed == isSigned,
+                                 60000);
+        const QString codes = QStringLiteral("%1int%2").arg(isSigned ? "" : "u").arg(bits);
+        const QStringList expected{
+            QStringLiteral("TF QuantizeAndDequantizeV4 (%1)").arg(codes),
+            QStringLiteral("PyTorch fake_quantize_per_tensor_affine (%1)").arg(codes),
+            QStringLiteral("ONNX QuantizeLinear/DequantizeLinear (%1)").arg(codes),
+            QStringLiteral("TFLite asymmetric (%1)").arg(codes),
+            QStringLiteral("TFLite symmetric weights (int%1, zp 0)").arg(bits),  // symmetric: always signed
+        };
+        QStringList legend;
+        for (QCPGraph* g : view->graphs()) legend << g->name();
+        QCOMPARE(legend, expected);
+        QTableWidget* table = view->table();
+        QCOMPARE(table->rowCount(), 10);
+        for (int row = 0; row < table->rowCount(); ++row)
+            for (int column : {0, 1}) {
+                QVERIFY(expected.contains(table->item(row, column)->toolTip()));
+                QCOMPARE(table->item(row, column)->text().remove(QChar(0x200B)), table->item(row, column)->toolTip());
+                // Every piece between break opportunities fits the column: the label wraps
+                // instead of being cut ("TF QuantizeAndDe…").
+                const QFontMetrics metrics(table->font());
+                static const QRegularExpression breaks(QStringLiteral("[\\s\\x{200B}]"));
+                for (const QString& piece : table->item(row, column)->text().split(breaks, Qt::SkipEmptyParts))
+                    QVERIFY2(metrics.horizontalAdvance(piece) + 8 <= table->columnWidth(column),
+                             qPrintable(QStringLiteral("'%1' in a %2-px column").arg(piece).arg(table->columnWidth(column))));
+            }
+        QVERIFY2(child<QLabel>("frameworkNote")->text().contains(QStringLiteral("%1 bits (%2 codes)").arg(bits).arg(codes)),
+                 qPrintable(child<QLabel>("frameworkNote")->text()));
+        QVERIFY(view->examples()->count() > 0);
+        for (int i = 0; i < view->examples()->count(); ++i) {
+            const QString text = view->examples()->item(i)->text();
+            QVERIFY2(bits == 8 || !text.contains(QLatin1String("int8")), qPrintable(text));
+        }
+        const QString csv = dir_->filePath(QStringLiteral("frameworks%1.csv").arg(bits));
+        QString error;
+        QVERIFY2(view->exporter().exportCsv(csv, &error), qPrintable(error));
+        QStringList header = readCsv(csv).at(0);
+        QCOMPARE(header.takeFirst(), QStringLiteral("input x"));
+        QStringList csvNames = expected;
+        csvNames.replaceInStrings(QStringLiteral(","), QStringLiteral(";"));
+        QCOMPARE(header, csvNames);
+    };
+    for (int bits : {4, 16, 8}) {
+        CHECK(typeInto("numBitsSpin", QString::number(bits)));
+        CHECK(verifyLabels(bits, true));
+    }
+    CHECK(typeInto("numBitsSpin", QStringLiteral("4")));
+    CHECK(clickCheck("signedInputCheck"));
+    QVERIFY(!model_->spec().signed_input);
+    CHECK(verifyLabels(4, false));
 }
 
 void TstMainWindowOutput::exportEachView() {

@@ -1,7 +1,9 @@
 // The explorer window's sessions (fixture: explorer_window_test.h): save and reopen every
 // parameter, broken and newer files change nothing, recent files, the last-session autosave,
-// and closing the window with a floating dock and text not yet committed.
+// closing the window with a floating dock and text not yet committed, and a generator's N-d
+// shape from the Data panel to the per-channel view and through a session.
 #include "tests/ui/explorer_window_test.h"
+#include "tests/ui/line_edit_typing.h"
 
 class TstMainWindowSessions : public ExplorerWindowTest {
     Q_OBJECT
@@ -12,6 +14,7 @@ private slots:
     void sessionWithAnUnknownTabShowsTheFirst();
     void recentFilesAndLastSession();
     void closingWithAFloatingDockAndPendingText();
+    void generatorShapeGivesChannels();
 };
 
 void TstMainWindowSessions::sessionSaveAndReopen() {
@@ -240,6 +243,83 @@ void TstMainWindowSessions::closingWithAFloatingDockAndPendingText() {
     QVERIFY(committed);
     QVERIFY(model_->dataSource().generator.startsWith(QLatin1String("normal:n=1234,")));
     QVERIFY(!reachedDeletedService);
+}
+
+
+// A generator shape typed into the Data panel gives the per-channel view its channels without
+// a file; a bad shape is refused with the core's message naming the field; the shape goes
+// through a session.
+void TstMainWindowSessions::generatorShapeGivesChannels() {
+    auto* shape = child<QLineEdit>("generatorShape");
+    QVERIFY(shape);
+    QVERIFY(shape->text().isEmpty());  // 1-D by default
+    const int steps = model_->undoStack()->count();
+    retype(shape, QStringLiteral("64x1024"));
+    QTest::keyClick(shape, Qt::Key_Enter);
+    QCOMPARE(model_->undoStack()->count(), steps + 1);  // one undoable edit
+    QVERIFY2(model_->dataSource().generator.contains(QLatin1String("shape=64x1024")),
+             qPrintable(model_->dataSource().generator));
+    QVERIFY(!model_->dataSource().generator.contains(QLatin1String(":n=")) &&
+            !model_->dataSource().generator.contains(QLatin1String(",n=")));  // n follows the shape
+    QVERIFY(!child<QSpinBox>("countSpin")->isEnabled());
+    QCOMPARE(child<QSpinBox>("countSpin")->value(), 65536);
+    CHECK(typeInto("axisSpin", QStringLiteral("0")));
+    QVERIFY(settle());
+    CHECK(verifyShowsModel());
+    QCOMPARE(w_->dataService()->dataset()->shape, (qs::Shape{64, 1024}));
+    auto verifyChannels = [this](int count) {
+        const ExplorerResultPtr r = w_->lastResult();
+        QVERIFY(r);
+        QCOMPARE(r->spec.axis, 0);
+        QCOMPARE(static_cast<int>(r->channels.size()), count);
+        ChannelView* view = w_->channelView();
+        QCOMPARE(view->scaleBars()->data()->size(), count);
+        QCOMPARE(view->rmseBars()->data()->size(), count);
+        QCOMPARE(view->dataMinGraph()->data()->size(), count);
+        // Each channel's data range is the generated values of its row.
+        const auto& values = w_->dataService()->dataset()->values;
+        const auto row = std::minmax_element(values.begin() + 1024 * 5, values.begin() + 1024 * 6);
+        QCOMPARE(r->channels[5].data_min, *row.first);
+        QCOMPARE(r->channels[5].data_max, *row.second);
+        QCOMPARE((view->dataMinGraph()->data()->begin() + 5)->value, double(*row.first));
+        QCOMPARE(view->csvTable().columns.at(0).size(), static_cast<size_t>(count));  // a CSV row each
+        bool titled = false;
+        for (QCPTextElement* t : view->plot()->findChildren<QCPTextElement*>())
+            titled = titled || t->text().contains(QStringLiteral("%1 channels").arg(count));
+        QVERIFY(titled);
+    };
+    CHECK(verifyChannels(64));
+
+    // A bad shape changes nothing and says what is wrong with which field.
+    const QString good = model_->dataSource().generator;
+    for (const auto& [text, words] : {std::pair{QStringLiteral("64x0"), QStringLiteral("shape = 64x0: dimension 2 is 0")},
+                                      std::pair{QStringLiteral("64xa"), QStringLiteral("shape: \"64xa\" is not a list")},
+                                      std::pair{QStringLiteral("10000x10000"),
+                                                QStringLiteral("shape = 10000x10000 has more than 10000000 values")}}) {
+        retype(shape, text);
+        QTest::keyClick(shape, Qt::Key_Enter);
+        QLabel* error = w_->dataPanel()->generatorErrorLabel();
+        QVERIFY2(error->isVisible() && error->text().startsWith(words), qPrintable(error->text()));
+        QCOMPARE(model_->dataSource().generator, good);
+        QCOMPARE(model_->undoStack()->count(), steps + 2);
+    }
+
+    // Saved and reopened: the generator with its shape, the panel's field, the channels.
+    const QString path = dir_->filePath(QStringLiteral("shaped.qscope"));
+    QVERIFY(w_->saveSessionAs(path));
+    retype(shape, QString());
+    QTest::keyClick(shape, Qt::Key_Enter);
+    QVERIFY(!model_->dataSource().generator.contains(QLatin1String("shape")));
+    QVERIFY(child<QSpinBox>("countSpin")->isEnabled());
+    QVERIFY(settle());
+    QCOMPARE(w_->dataService()->dataset()->shape, (qs::Shape{65536}));
+    QVERIFY(w_->openSession(path));
+    QCOMPARE(model_->dataSource().generator, good);
+    QCOMPARE(shape->text(), QStringLiteral("64x1024"));
+    QVERIFY(!w_->dataPanel()->generatorErrorLabel()->isVisible());
+    QVERIFY(settle());
+    CHECK(verifyShowsModel());
+    CHECK(verifyChannels(64));
 }
 
 QTEST_MAIN(TstMainWindowSessions)

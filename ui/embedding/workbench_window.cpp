@@ -30,6 +30,7 @@
 #include "ui/embedding/views/sharding_view.h"
 #include "ui/embedding/views/storage_export_panel.h"
 #include "ui/embedding/workbench_controller.h"
+#include "ui/presentation_mode.h"
 
 namespace qs::ui {
 namespace {
@@ -177,7 +178,7 @@ void WorkbenchWindow::createMenus() {
     edit->addAction(undo);
     edit->addAction(redo);
 
-    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QMenu* view = viewMenu_ = menuBar()->addMenu(tr("&View"));
     for (int i = 0; i < tabs_->count(); ++i) {
         QAction* a = view->addAction(tabs_->tabText(i).replace(QLatin1String("&&"), QLatin1String("&")),
                                      this, [this, i] { tabs_->setCurrentIndex(i); });
@@ -311,6 +312,29 @@ void WorkbenchWindow::setStale(const QString& message) {
     storage_->setStale(true, message);
     featureStats_->setStale(true, message);
     status_->setText(message);
+}
+
+void WorkbenchWindow::setTheme(Theme theme) {
+    theme_ = theme;
+    for (PlotFrame* p : findChildren<PlotFrame*>()) p->setTheme(theme);
+    for (TablePanel* t : findChildren<TablePanel*>()) t->setTheme(theme);
+}
+
+void WorkbenchWindow::setPresentation(bool on) {
+    if (on == presentation_) return;
+    presentation_ = on;
+    if (on) {
+        baseFontSize_ = font().pointSizeF();
+        layoutBeforePresentation_ = saveState();
+        for (QDockWidget* d : findChildren<QDockWidget*>()) d->hide();
+    } else {
+        restoreState(layoutBeforePresentation_);
+    }
+    QFont f = font();
+    if (baseFontSize_ > 0) f.setPointSizeF(baseFontSize_ * (on ? PresentationMode::kFontScale : 1.0));
+    setFont(f);  // the docks, tables and labels follow
+    for (PlotFrame* p : findChildren<PlotFrame*>())
+        p->setPresentationScale(on ? PresentationMode::kPlotScale : 1.0, on ? PresentationMode::kPlotFontScale : 1.0);
 }
 
 void WorkbenchWindow::runPipelineDemo() {

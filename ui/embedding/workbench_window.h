@@ -9,13 +9,20 @@
 // WorkbenchController decides what to load and analyse and which results are stale; the
 // window shows what it reports. A configuration TF rejects leaves the last results on
 // screen, greyed, with TF's message.
+//
+// Its look follows the explorer's (the app's one setting, kept in the explorer's session):
+// MainWindow hands the theme and presentation mode to the window when it creates it and on
+// every toggle (setTheme, setPresentation).
 #pragma once
 
+#include <QByteArray>
 #include <QMainWindow>
 
 #include "ui/embedding/workbench_service.h"
+#include "ui/plot/theme.h"
 
 class QLabel;
+class QMenu;
 class QProgressBar;
 class QSpinBox;
 class QTabWidget;
@@ -59,6 +66,17 @@ public:
     ConfigEditor* editor() const { return editor_; }
     QPushButton* pipelineRunButton() const { return runPipeline_; }
     QLabel* statusLabel() const { return status_; }
+    HeatMapView* heatMapView() const { return heatMap_; }
+    QMenu* viewMenu() const { return viewMenu_; }  // the explorer adds its theme toggle
+
+    // Every plot and table panel in `theme` (the widgets' palette is the application's).
+    void setTheme(qs::ui::Theme theme);
+    Theme theme() const { return theme_; }
+    // Presentation mode's large text and thick lines (PresentationMode's factors), and, as
+    // in the explorer, the docks hidden so the plots get the room (restored after); the
+    // explorer goes full screen, this window keeps its size.
+    void setPresentation(bool on);
+    bool presentation() const { return presentation_; }
 
 signals:
     void tableAnalysisShown();
@@ -103,7 +121,12 @@ private:
     QLabel* timing_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QToolButton* cancel_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
     QString path_;
+    Theme theme_ = Theme::Light;
+    bool presentation_ = false;
+    double baseFontSize_ = 0;  // the window's text size outside presentation mode
+    QByteArray layoutBeforePresentation_;
 };
 
 }  // namespace qs::ui

@@ -4,6 +4,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -65,6 +66,17 @@ void DataPanel::buildForm() {
     countSpin_->setKeyboardTracking(false);
     countSpin_->setToolTip(tr("Number of samples (up to 10,000,000)."));
 
+    shapeEdit_ = new QLineEdit;
+    shapeEdit_->setObjectName("generatorShape");
+    shapeEdit_->setPlaceholderText(tr("1-D (e.g. 64x1024)"));
+    shapeEdit_->setClearButtonEnabled(true);
+    shapeEdit_->setToolTip(tr(
+        "<p>Lay the samples out as an N-d array, dimensions joined by 'x': <b>64x1024</b> gives "
+        "64 channels of 1024 values on axis 0 (set the op's <i>axis</i> to see them in the Per "
+        "channel view), as a .npy file of that shape would. The sample count is then the "
+        "product of the dimensions (at most 10,000,000). Empty: one dimension of <i>Samples</i> "
+        "values.</p>"));
+
     seedSpin_ = new QSpinBox;
     seedSpin_->setObjectName("seedSpin");
     seedSpin_->setRange(0, std::numeric_limits<int>::max());
@@ -76,6 +88,7 @@ void DataPanel::buildForm() {
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("Generator"), kindCombo_);
     form->addRow(tr("Samples"), countSpin_);
+    form->addRow(tr("Shape"), shapeEdit_);
     form->addRow(tr("Seed"), seedSpin_);
     for (int i = 0; i < 3; ++i) {
         paramLabels_[i] = new QLabel;
@@ -97,6 +110,10 @@ void DataPanel::buildForm() {
         applyGenerator();
     });
     connect(countSpin_, &QSpinBox::valueChanged, this, &DataPanel::applyGenerator);
+    connect(shapeEdit_, &QLineEdit::editingFinished, this, [this] {
+        if (shapeEdit_->isModified()) applyGenerator();
+        shapeEdit_->setModified(false);
+    });
     connect(seedSpin_, &QSpinBox::valueChanged, this, &DataPanel::applyGenerator);
 
     openButton_ = new QPushButton(tr("Open data file…"));
@@ -105,6 +122,13 @@ void DataPanel::buildForm() {
                                "(numeric columns, optional header) or word2vec/fastText .vec."));
     connect(openButton_, &QPushButton::clicked, this, &DataPanel::openFileRequested);
 
+    errorLabel_ = new QLabel;
+    errorLabel_->setObjectName("generatorError");
+    errorLabel_->setWordWrap(true);
+    errorLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    errorLabel_->setStyleSheet(QStringLiteral("color: #c62828;"));
+    errorLabel_->hide();
+
     infoLabel_ = new QLabel;
     infoLabel_->setObjectName("dataInfoLabel");
     infoLabel_->setWordWrap(true);
@@ -112,6 +136,7 @@ void DataPanel::buildForm() {
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(errorLabel_);
     layout->addWidget(openButton_);
     layout->addWidget(infoLabel_);
     layout->addStretch(1);
@@ -130,10 +155,23 @@ void DataPanel::relabelParameters(const QString& kind) {
 
 void DataPanel::applyGenerator() {
     const KindParams& k = paramsOf(kindCombo_->currentText());
-    QString spec = QStringLiteral("%1:n=%2").arg(QLatin1String(k.kind)).arg(countSpin_->value());
+    // With a shape the count is its product: n is left out of the spec.
+    const QString shape = shapeEdit_->text().trimmed();
+    QString spec = shape.isEmpty() ? QStringLiteral("%1:n=%2").arg(QLatin1String(k.kind)).arg(countSpin_->value())
+                                   : QStringLiteral("%1:shape=%2").arg(QLatin1String(k.kind), shape);
     if (k.seeded) spec += QStringLiteral(",seed=%1").arg(seedSpin_->value());
     for (int i = 0; i < 3 && k.keys[i]; ++i)
         spec += QStringLiteral(",%1=%2").arg(QLatin1String(k.keys[i])).arg(paramSpins_[i]->value(), 0, 'g', 10);
+    // A spec the core refuses (a bad shape) changes nothing: its message stays under the form.
+    const auto parsed = qs::data::parseGeneratorSpec(spec.toStdString());
+    QString error = parsed ? QString() : QString::fromStdString(parsed.error().message);
+    // The core names the whole spec first; the panel's fields are the spec, so the rest
+    // (which names the field) says it all without an unbreakable line widening the dock.
+    const QString specPrefix = QStringLiteral("generator \"%1\": ").arg(spec);
+    if (error.startsWith(specPrefix)) error.remove(0, specPrefix.size());
+    errorLabel_->setText(error);
+    errorLabel_->setVisible(!parsed);
+    if (!parsed) return;
     DataSource source;  // a generator replaces a file
     source.generator = spec;
     model_->setDataSource(source);
@@ -154,6 +192,11 @@ void DataPanel::refreshFromModel() {
         return it == parsed->params.end() ? def : it->second;
     };
     countSpin_->setValue(static_cast<int>(value("n", 100000)));
+    countSpin_->setEnabled(parsed->shape.empty());  // else the shape's product
+    shapeEdit_->setText(QString::fromStdString(qs::data::generatorShapeText(parsed->shape)));
+    shapeEdit_->setModified(false);
+    errorLabel_->clear();
+    errorLabel_->hide();
     seedSpin_->setValue(static_cast<int>(value("seed", 1)));
     for (int i = 0; i < 3 && k.keys[i]; ++i) paramSpins_[i]->setValue(value(k.keys[i], k.defaults[i]));
 }

@@ -1,6 +1,8 @@
-// Where the samples come from: a generator (kind, sample count, seed and the kind's own
-// parameters, written as the CLI's "normal:n=…,seed=…" spec) or a data file. Edits go to the
-// model as one undoable DataSource change each; the panel shows what was loaded.
+// Where the samples come from: a generator (kind, sample count or an N-d shape, seed and the
+// kind's own parameters, written as the CLI's "normal:n=…,seed=…" or "normal:shape=64x1024,…"
+// spec) or a data file. Edits go to the model as one undoable DataSource change each; a shape
+// the core refuses stays in its field with the core's message under it and changes nothing.
+// The panel shows what was loaded.
 #pragma once
 
 #include <QWidget>
@@ -8,6 +10,7 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QSpinBox;
 
@@ -22,6 +25,7 @@ public:
 
     // "1,000,000 values, shape [1000000] — normal(n=…)" or a load error.
     void setDatasetInfo(const QString& text);
+    QLabel* generatorErrorLabel() const { return errorLabel_; }  // empty and hidden when fine
 
 signals:
     void openFileRequested();  // the main window owns the file dialog and its history
@@ -35,11 +39,13 @@ private:
     ExplorerModel* model_;
     QComboBox* kindCombo_ = nullptr;
     QSpinBox* countSpin_ = nullptr;
+    QLineEdit* shapeEdit_ = nullptr;
     QSpinBox* seedSpin_ = nullptr;
     QLabel* paramLabels_[3] = {};
     QDoubleSpinBox* paramSpins_[3] = {};
     QPushButton* openButton_ = nullptr;
     QLabel* infoLabel_ = nullptr;
+    QLabel* errorLabel_ = nullptr;
 };
 
 }  // namespace qs::ui

@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -28,12 +29,13 @@ namespace {
 constexpr int kCurvePoints = 1600;  // samples of the visible window per curve
 constexpr int kFirstReasonColumn = 4;
 
-// How the range and bits were chosen, above the curves.
+// How the range and bits were chosen, above the curves: "…, 4 bits (int4 codes)."
 QString noteFor(const FrameworkInput& in) {
-    return QObject::tr("All schemes on [%1, %2] (%3), %4 bits%5.")
+    return QObject::tr("All schemes on [%1, %2] (%3), %4 bits (%5 codes)%6.")
         .arg(in.min).arg(in.max)
         .arg(in.range_given ? QObject::tr("the requested range") : QObject::tr("the data's range"))
         .arg(in.bits)
+        .arg(QString::fromStdString(qs::analysis::codeTypeName(in.bits, in.is_signed)))
         .arg(in.op_bits != in.bits ? QObject::tr(" (the op's %1 bits are outside 2–16)").arg(in.op_bits) : QString());
 }
 
@@ -59,7 +61,7 @@ void FrameworkView::setSchemes(std::vector<PreparedScheme> schemes, float min, f
     }
     while (graphs_.size() > static_cast<qsizetype>(schemes_.size())) plot()->removeGraph(graphs_.takeLast());
     for (size_t i = 0; i < schemes_.size(); ++i)
-        graphs_[static_cast<qsizetype>(i)]->setName(QString::fromStdString(schemeLabel(schemes_[i].scheme())));
+        graphs_[static_cast<qsizetype>(i)]->setName(QString::fromStdString(schemes_[i].label()));
     const double pad = 0.08 * std::max(1e-6, double(max) - double(min));
     setHomeRange(plot()->xAxis, min - pad, max + pad);
     setHomeRange(plot()->yAxis, min - pad, max + pad);
@@ -244,10 +246,15 @@ void FrameworkView::showComparison(const qs::analysis::FrameworkComparison& resu
     const qs::analysis::SchemeComparison& cmp = result.comparison;
     table_->setRowCount(static_cast<int>(cmp.diffs.size()));
     auto cell = [this](int row, int column, const QString& text, bool number) {
-        // A zero-width space after '_' and '/' lets "fake_quantize_per_tensor_affine" wrap
-        // inside the word instead of being cut at the cell's edge.
+        // A zero-width space after '_' and '/' and inside camel case lets
+        // "fake_quantize_per_tensor_affine" and "QuantizeAndDequantizeV4" wrap inside the
+        // word instead of being cut at the cell's edge.
         QString shown = text;
-        if (!number) shown.replace(QLatin1Char('_'), QStringLiteral("_\u200B")).replace(QLatin1Char('/'), QStringLiteral("/\u200B"));
+        if (!number) {
+            static const QRegularExpression camel(QStringLiteral("([a-z]{2,})([A-Z])"));
+            shown.replace(QLatin1Char('_'), QStringLiteral("_\u200B")).replace(QLatin1Char('/'), QStringLiteral("/\u200B"));
+            shown.replace(camel, QStringLiteral("\\1\u200B\\2"));
+        }
         auto* item = new QTableWidgetItem(shown);
         if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         else item->setToolTip(text);
