@@ -1,0 +1,236 @@
+// A running analysis in the real MainWindow, offscreen, on data large enough to watch: the
+// tab's bar moves up in many steps to 100 % and the result follows; Cancel (the button or Esc)
+// stops it, no result arrives, the tab says "Cancelled" and keeps the previous result greyed
+// until Run again; an edit or another tab's analysis while one runs stops the stale one, and
+// only the newest request's result is shown.
+#include <QtTest>
+
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <memory>
+
+#include "ui/analysis/analysis_status.h"
+#include "ui/analysis/analysis_tabs.h"
+#include "ui/analysis/bit_sweep_view.h"
+#include "ui/analysis/clip_sweep_view.h"
+#include "ui/compute/data_service.h"
+#include "ui/main_window.h"
+#include "ui/model/explorer_model.h"
+#include "tests/ui/isolated_user_files.h"
+
+using namespace qs::ui;
+
+namespace {
+
+// A million values: the clipping sweep runs the op ~215 times over them (a second or two
+// on one core), the bit sweep 15 times.
+const QString kLarge = QStringLiteral("normal:n=1000000,seed=4");
+constexpr int kBitTab = 4, kClipTab = 5;
+
+qs::QuantSpec signedQdq(int bits) {
+    return {.op = qs::QuantOp::QuantizeAndDequantizeV2, .round_mode = qs::RoundMode::HalfToEven,
+            .signed_input = true, .num_bits = bits, .range_given = true, .min_range = -3, .max_range = 3};
+}
+
+}  // namespace
+
+class TstAnalysisProgressUi : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void progressRisesToCompletion();
+    void cancelKeepsThePreviousResultGreyed();
+    void escapeCancels();
+    void aNewRequestStopsTheStaleOne();
+    void anotherTabStopsTheRunningOne();
+
+private:
+    bool settle();
+    AnalysisTabs* tabs() const { return w_->analysisTabs(); }
+    AnalysisStatus* clipStatus() const { return tabs()->clipSweepView()->status(); }
+    // Shows the clipping tab and waits until its sweep has reported some progress.
+    bool startClipSweep();
+    bool waitForClipResult();
+
+    QTemporaryDir settingsDir_;
+    std::unique_ptr<ExplorerModel> model_;
+    std::unique_ptr<MainWindow> w_;
+};
+
+void TstAnalysisProgressUi::initTestCase() {
+    QVERIFY(settingsDir_.isValid());
+    isolateUserFiles(settingsDir_.path());
+    QLocale::setDefault(QLocale::c());
+}
+
+void TstAnalysisProgressUi::init() {
+    model_ = std::make_unique<ExplorerModel>();
+    DataSource source;
+    source.generator = kLarge;
+    model_->reset(signedQdq(4), source, ViewState{});
+    w_ = std::make_unique<MainWindow>(model_.get());
+    w_->resize(1600, 1000);
+    w_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+    QVERIFY(settle());
+}
+
+void TstAnalysisProgressUi::cleanup() {
+    w_.reset();
+    model_.reset();
+    QFile::remove(MainWindow::lastSessionPath());
+}
+
+bool TstAnalysisProgressUi::settle() {
+    return QTest::qWaitFor([this] { return !w_->computeService()->busy() && !w_->dataService()->loading(); },
+                           20000);
+}
+
+bool TstAnalysisProgressUi::startClipSweep() {
+    w_->tabs()->setCurrentIndex(kClipTab);
+    return QTest::qWaitFor([this] { return clipStatus()->progressPermille() > 20; }, 20000);
+}
+
+bool TstAnalysisProgressUi::waitForClipResult() {
+    return QTest::qWaitFor([this] {
+        return !tabs()->isOutOfDate(AnalysisKind::ClipSweep) && !tabs()->service()->busy() && clipStatus()->isHidden();
+    }, 30000);
+}
+
+void TstAnalysisProgressUi::progressRisesToCompletion() {
+    QSignalSpy progress(tabs()->service(), &AnalysisService::progress);
+    QSignalSpy ready(tabs()->service(), &AnalysisService::clipSweepReady);
+    // What the bar shows each time a report arrives.
+    std::vector<int> shown;
+    connect(tabs()->service(), &AnalysisService::progress, this,
+            [&] { shown.push_back(clipStatus()->progressPermille()); });
+    w_->tabs()->setCurrentIndex(kClipTab);
+    QTRY_VERIFY_WITH_TIMEOUT(clipStatus()->isRunning(), 20000);
+    QVERIFY(clipStatus()->cancelButton()->isVisible());
+    QVERIFY(waitForClipResult());
+    QCOMPARE(ready.count(), 1);
+    QVERIFY(tabs()->clipSweepView()->result());
+    QVERIFY(!tabs()->clipSweepView()->isStale());
+    // One report per α the op ran at: a bar that moves in hundreds of steps, never back.
+    QVERIFY2(progress.count() > 200, qPrintable(QString::number(progress.count())));
+    double last = -1;
+    for (const auto& args : progress) {
+        QCOMPARE(args.at(0).value<AnalysisKind>(), AnalysisKind::ClipSweep);
+        const double f = args.at(1).toDouble();
+        QVERIFY(f >= last);
+        last = f;
+    }
+    QCOMPARE(last, 1.0);
+    QVERIFY(std::is_sorted(shown.begin(), shown.end()));
+    QCOMPARE(shown.back(), 1000);
+    QVERIFY(shown.front() < 100);
+}
+
+void TstAnalysisProgressUi::cancelKeepsThePreviousResultGreyed() {
+    w_->tabs()->setCurrentIndex(kClipTab);
+    QVERIFY(waitForClipResult());
+    const auto previous = tabs()->clipSweepView()->result();
+    QCOMPARE(previous->sweep.spec.num_bits, 4);
+
+    QSignalSpy ready(tabs()->service(), &AnalysisService::clipSweepReady);
+    QSignalSpy cancelled(tabs()->service(), &AnalysisService::cancelled);
+    model_->setNumBits(6);
+    QVERIFY(settle());
+    QTRY_VERIFY_WITH_TIMEOUT(clipStatus()->progressPermille() > 20, 20000);
+    const int at = clipStatus()->progressPermille();
+    QVERIFY2(at < 900, qPrintable(QString::number(at)));  // still running: cancel mid-way
+    QTest::mouseClick(clipStatus()->cancelButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, 10000);
+    QCOMPARE(cancelled.first().at(0).value<AnalysisKind>(), AnalysisKind::ClipSweep);
+    QTest::qWait(200);
+    QCOMPARE(ready.count(), 0);  // no result for the cancelled run
+    QVERIFY(!tabs()->service()->busy());
+    // The tab says so, keeps the previous result greyed, and does not rerun by itself.
+    QVERIFY(clipStatus()->text().startsWith(QStringLiteral("Cancelled")));
+    QVERIFY(!clipStatus()->isBusy());
+    QVERIFY(clipStatus()->rerunButton()->isVisible());
+    QVERIFY(tabs()->isCancelled(AnalysisKind::ClipSweep));
+    QCOMPARE(tabs()->clipSweepView()->result(), previous);
+    QVERIFY(tabs()->clipSweepView()->isStale());
+    w_->tabs()->setCurrentIndex(kBitTab);  // away and back: still cancelled
+    QVERIFY(QTest::qWaitFor([this] { return !tabs()->service()->busy() && !tabs()->isOutOfDate(AnalysisKind::BitSweep); }, 20000));
+    QSignalSpy started(tabs()->service(), &AnalysisService::started);
+    w_->tabs()->setCurrentIndex(kClipTab);
+    QTest::qWait(100);
+    QCOMPARE(started.count(), 0);
+    // Run again computes the current settings.
+    QTest::mouseClick(clipStatus()->rerunButton(), Qt::LeftButton);
+    QVERIFY(waitForClipResult());
+    QCOMPARE(ready.count(), 1);
+    QCOMPARE(tabs()->clipSweepView()->result()->sweep.spec.num_bits, 6);
+    QVERIFY(!tabs()->clipSweepView()->isStale());
+    QVERIFY(!tabs()->isCancelled(AnalysisKind::ClipSweep));
+}
+
+void TstAnalysisProgressUi::escapeCancels() {
+    w_->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+    QSignalSpy ready(tabs()->service(), &AnalysisService::clipSweepReady);
+    QSignalSpy cancelled(tabs()->service(), &AnalysisService::cancelled);
+    QVERIFY(startClipSweep());
+    QTest::keyClick(w_.get(), Qt::Key_Escape);
+    QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, 10000);
+    QTest::qWait(200);
+    QCOMPARE(ready.count(), 0);
+    // Nothing computed before: nothing to grey, and the tab says there is no result.
+    QVERIFY(!tabs()->clipSweepView()->result());
+    QVERIFY(clipStatus()->text().startsWith(QStringLiteral("Cancelled")));
+    // An edit is a new request: the cancelled tab computes it.
+    model_->setNumBits(5);
+    QVERIFY(settle());
+    QVERIFY(waitForClipResult());
+    QCOMPARE(ready.count(), 1);
+    QCOMPARE(tabs()->clipSweepView()->result()->sweep.spec.num_bits, 5);
+}
+
+void TstAnalysisProgressUi::aNewRequestStopsTheStaleOne() {
+    QSignalSpy ready(tabs()->service(), &AnalysisService::clipSweepReady);
+    QSignalSpy started(tabs()->service(), &AnalysisService::started);
+    QVERIFY(startClipSweep());
+    // An edit while the sweep runs: it stops at once (before the explorer recomputes) and
+    // its result never arrives; the sweep of the new settings does.
+    model_->setNumBits(7);
+    QVERIFY(!clipStatus()->isRunning());
+    QVERIFY(settle());
+    QVERIFY(waitForClipResult());
+    QCOMPARE(started.count(), 2);
+    QCOMPARE(ready.count(), 1);
+    QCOMPARE(ready.first().at(0).value<ClipAnalysisPtr>()->sweep.spec.num_bits, 7);
+    QCOMPARE(tabs()->clipSweepView()->result()->sweep.spec.num_bits, 7);
+    QVERIFY(!tabs()->clipSweepView()->isStale());
+    QVERIFY(!tabs()->isCancelled(AnalysisKind::ClipSweep));
+}
+
+void TstAnalysisProgressUi::anotherTabStopsTheRunningOne() {
+    QSignalSpy clipReady(tabs()->service(), &AnalysisService::clipSweepReady);
+    QSignalSpy bitsReady(tabs()->service(), &AnalysisService::bitSweepReady);
+    QVERIFY(startClipSweep());
+    // The user moves on: the clipping sweep stops, the bit sweep runs at once.
+    w_->tabs()->setCurrentIndex(kBitTab);
+    QVERIFY(QTest::qWaitFor([this] { return !tabs()->service()->busy() && !tabs()->isOutOfDate(AnalysisKind::BitSweep); }, 20000));
+    QCOMPARE(bitsReady.count(), 1);
+    QCOMPARE(clipReady.count(), 0);
+    QVERIFY(tabs()->isOutOfDate(AnalysisKind::ClipSweep));
+    QVERIFY(!tabs()->isCancelled(AnalysisKind::ClipSweep));  // stopped, not cancelled: it catches up
+    QTest::qWait(200);  // hidden: it must not run
+    QCOMPARE(clipReady.count(), 0);
+    QVERIFY(tabs()->clipSweepView()->status()->text().startsWith(QStringLiteral("Stopped")));
+    w_->tabs()->setCurrentIndex(kClipTab);
+    QVERIFY(waitForClipResult());
+    QCOMPARE(clipReady.count(), 1);
+}
+
+QTEST_MAIN(TstAnalysisProgressUi)
+#include "tst_analysis_progress_ui.moc"
