@@ -11,6 +11,7 @@
 #include "core/analysis/calibration.h"
 #include "core/analysis/clip_sweep.h"
 #include "core/analysis/comparison.h"
+#include "core/analysis/framework_compare.h"
 #include "core/data/generators.h"
 
 using namespace qs;
@@ -132,6 +133,19 @@ private slots:
         QCOMPARE(r.fractions, (std::vector<double>{0.0, 0.2, 0.4, 0.6, 0.8, 1.0}));
         for (size_t i = 0; i < specs.size(); ++i) QCOMPARE(with->entries[i].stats.mse, without->entries[i].stats.mse);
         checkCancels([&](ProgressCallback cb) { return computeComparison(data_.ref(), specs, {}, cb); }, 6);
+    }
+
+    void frameworkComparisonReportsEachSchemeAndPair() {
+        const FrameworkSetup setup = frameworkSetupFor(qdqSigned(), -3.0f, 3.0f, true);  // six schemes
+        Recorder r;
+        auto with = compareFrameworks(data_.values, setup, r.callback());
+        auto without = compareFrameworks(data_.values, setup);
+        QVERIFY(with && without);
+        QCOMPARE(r.fractions.size(), size_t(6 + 15 + 1));  // each run, each pair, the end
+        checkDeterminate(r.fractions, 22);
+        for (size_t i = 0; i < without->comparison.diffs.size(); ++i)
+            QCOMPARE(with->comparison.diffs[i].differing, without->comparison.diffs[i].differing);
+        checkCancels([&](ProgressCallback cb) { return compareFrameworks(data_.values, setup, cb); }, r.fractions.size());
     }
 
     void noCallbackNeverCancels() {

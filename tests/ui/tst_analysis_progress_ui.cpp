@@ -9,6 +9,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <memory>
 
@@ -17,8 +18,10 @@
 #include "ui/analysis/bit_sweep_view.h"
 #include "ui/analysis/clip_sweep_view.h"
 #include "ui/compute/data_service.h"
+#include "ui/compute/framework_service.h"
 #include "ui/main_window.h"
 #include "ui/model/explorer_model.h"
+#include "ui/views/framework_view.h"
 #include "tests/ui/isolated_user_files.h"
 
 using namespace qs::ui;
@@ -28,7 +31,7 @@ namespace {
 // A million values: the clipping sweep runs the op ~215 times over them (a second or two
 // on one core), the bit sweep 15 times.
 const QString kLarge = QStringLiteral("normal:n=1000000,seed=4");
-constexpr int kBitTab = 4, kClipTab = 5;
+constexpr int kBitTab = 4, kClipTab = 5, kFrameworkTab = 8;
 
 qs::QuantSpec signedQdq(int bits) {
     return {.op = qs::QuantOp::QuantizeAndDequantizeV2, .round_mode = qs::RoundMode::HalfToEven,
@@ -50,6 +53,7 @@ private slots:
     void escapeCancels();
     void aNewRequestStopsTheStaleOne();
     void anotherTabStopsTheRunningOne();
+    void frameworksProgressAndCancel();
 
 private:
     bool settle();
@@ -230,6 +234,50 @@ void TstAnalysisProgressUi::anotherTabStopsTheRunningOne() {
     w_->tabs()->setCurrentIndex(kClipTab);
     QVERIFY(waitForClipResult());
     QCOMPARE(clipReady.count(), 1);
+}
+
+void TstAnalysisProgressUi::frameworksProgressAndCancel() {
+    FrameworkView* view = w_->frameworkView();
+    FrameworkService* service = view->service();
+    QSignalSpy progress(service, &FrameworkService::progress);
+    QSignalSpy compared(service, &FrameworkService::compared);
+    QSignalSpy cancelled(service, &FrameworkService::cancelled);
+    QElapsedTimer clock;
+    clock.start();
+    w_->tabs()->setCurrentIndex(kFrameworkTab);
+    QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 1, 20000);
+    qInfo("comparison of the five schemes over 1e6 values: %lld ms", static_cast<long long>(clock.elapsed()));
+    // A report per scheme run and per pair (5 + 10) and the end: rising to 1.
+    QVERIFY2(progress.count() >= 16, qPrintable(QString::number(progress.count())));
+    double last = -1;
+    for (const auto& args : progress) {
+        QVERIFY(args.at(0).toDouble() >= last);
+        last = args.at(0).toDouble();
+    }
+    QCOMPARE(last, 1.0);
+    QVERIFY(view->status()->isHidden());
+    QCOMPARE(view->input().bits, 4);
+
+    // Cancel at the next comparison's first report (it takes a few hundred ms, so it is
+    // still running): no result, the old table greyed.
+    bool clicked = false;
+    connect(service, &FrameworkService::progress, this, [&] {
+        if (clicked || !view->status()->isRunning()) return;
+        clicked = true;
+        QTest::mouseClick(view->status()->cancelButton(), Qt::LeftButton);
+    });
+    model_->setNumBits(6);
+    QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, 10000);
+    QTest::qWait(200);
+    QCOMPARE(compared.count(), 1);
+    QVERIFY(view->status()->text().startsWith(QStringLiteral("Cancelled")));
+    QVERIFY(!view->table()->isEnabled());
+    QCOMPARE(view->input().bits, 4);  // the previous comparison's
+    QTest::mouseClick(view->status()->rerunButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 2, 20000);
+    QCOMPARE(view->input().bits, 6);
+    QVERIFY(view->table()->isEnabled());
+    QVERIFY(view->status()->isHidden());
 }
 
 QTEST_MAIN(TstAnalysisProgressUi)

@@ -14,9 +14,6 @@ qs::Exec analysisExec() {
     return qs::Exec{std::max(1, qs::Exec::allCores().threads - 1)};
 }
 
-// A streamed data set's share of the progress bar spent reading its sample (the first time).
-constexpr double kSamplingShare = 0.3;
-
 }  // namespace
 
 QString analysisName(AnalysisKind kind) {
@@ -110,13 +107,7 @@ quint64 AnalysisService::enqueue(AnalysisKind kind, DatasetPtr data,
         [this, kind, data = std::move(data), run = std::move(run), ready,
          serial](const JobContext& context) -> JobRunner::Delivery {
             // A streamed data set: its sample (read once, then cached), never its n values.
-            // Reading it takes the first share of the progress, the analysis the rest.
-            const double sampling = data && data->streamed() ? kSamplingShare : 0.0;
-            auto input = analysisDataset(data, [&context, sampling](double f) { return context.progress(sampling * f); });
-            const qs::analysis::ProgressCallback progress = [&context, sampling](double f) {
-                return context.progress(sampling + (1.0 - sampling) * f);
-            };
-            auto r = input ? run(**input, progress) : qs::Result<T>(input.error());
+            qs::Result<T> r = analyseData(data, context.progressCallback(), run);
             if (r)
                 return [this, ready, serial, result = std::make_shared<const T>(std::move(r).value())] {
                     (this->*ready)(result, serial);
