@@ -2,7 +2,8 @@
 // tab's bar moves up in many steps to 100 % and the result follows; Cancel (the button or Esc)
 // stops it, no result arrives, the tab says "Cancelled" and keeps the previous result greyed
 // until Run again; an edit or another tab's analysis while one runs stops the stale one, and
-// only the newest request's result is shown.
+// only the newest request's result is shown. Set QS_ANALYSIS_SCREENSHOTS=<dir> to save the
+// window mid-run and after the cancel.
 #include <QtTest>
 
 #include <QProgressBar>
@@ -62,6 +63,8 @@ private:
     // Shows the clipping tab and waits until its sweep has reported some progress.
     bool startClipSweep();
     bool waitForClipResult();
+    // With QS_ANALYSIS_SCREENSHOTS set, waits for the clipping bar to pass `permille` first.
+    void screenshot(const QString& name, int permille = 0);
 
     QTemporaryDir settingsDir_;
     std::unique_ptr<ExplorerModel> model_;
@@ -108,6 +111,13 @@ bool TstAnalysisProgressUi::waitForClipResult() {
     }, 30000);
 }
 
+void TstAnalysisProgressUi::screenshot(const QString& name, int permille) {
+    const QString dir = qEnvironmentVariable("QS_ANALYSIS_SCREENSHOTS");
+    if (dir.isEmpty()) return;
+    if (permille > 0) QVERIFY(QTest::qWaitFor([&] { return clipStatus()->progressPermille() > permille; }, 20000));
+    QVERIFY(w_->grab().save(QDir(dir).filePath(name)));
+}
+
 void TstAnalysisProgressUi::progressRisesToCompletion() {
     QSignalSpy progress(tabs()->service(), &AnalysisService::progress);
     QSignalSpy ready(tabs()->service(), &AnalysisService::clipSweepReady);
@@ -148,6 +158,7 @@ void TstAnalysisProgressUi::cancelKeepsThePreviousResultGreyed() {
     model_->setNumBits(6);
     QVERIFY(settle());
     QTRY_VERIFY_WITH_TIMEOUT(clipStatus()->progressPermille() > 20, 20000);
+    screenshot(QStringLiteral("analysis-progress.png"), 400);
     const int at = clipStatus()->progressPermille();
     QVERIFY2(at < 900, qPrintable(QString::number(at)));  // still running: cancel mid-way
     QTest::mouseClick(clipStatus()->cancelButton(), Qt::LeftButton);
@@ -163,6 +174,7 @@ void TstAnalysisProgressUi::cancelKeepsThePreviousResultGreyed() {
     QVERIFY(tabs()->isCancelled(AnalysisKind::ClipSweep));
     QCOMPARE(tabs()->clipSweepView()->result(), previous);
     QVERIFY(tabs()->clipSweepView()->isStale());
+    screenshot(QStringLiteral("analysis-cancelled.png"));
     w_->tabs()->setCurrentIndex(kBitTab);  // away and back: still cancelled
     QVERIFY(QTest::qWaitFor([this] { return !tabs()->service()->busy() && !tabs()->isOutOfDate(AnalysisKind::BitSweep); }, 20000));
     QSignalSpy started(tabs()->service(), &AnalysisService::started);

@@ -23,7 +23,7 @@ AnalysisStatus::AnalysisStatus(QWidget* parent) : QWidget(parent) {
     label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     bar_ = new QProgressBar;
     bar_->setObjectName(QStringLiteral("analysisProgress"));
-    bar_->setMaximumWidth(200);
+    bar_->setFixedWidth(160);  // room for the percentage it prints
     bar_->setMaximumHeight(18);
     cancel_ = new QPushButton(tr("Cancel"));
     cancel_->setObjectName(QStringLiteral("analysisCancel"));
