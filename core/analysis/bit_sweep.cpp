@@ -100,7 +100,8 @@ Result<QuantSpec> specWithBits(const QuantSpec& base, int bits) {
 }
 
 Result<BitSweep> sweepBits(std::span<const float> data, const QuantSpec& base, int min_bits,
-                           int max_bits, DataKind kind, const Exec& exec) {
+                           int max_bits, DataKind kind, const Exec& exec,
+                           const ProgressCallback& progress) {
     if (Status s = checkData(data, "bit sweep"); !s) return s.error();
     if (!(1 <= min_bits && min_bits <= max_bits && max_bits <= kMaxSweepBits))
         return invalidArgument("bit sweep: need 1 <= min_bits <= max_bits <= " +
@@ -112,7 +113,10 @@ Result<BitSweep> sweepBits(std::span<const float> data, const QuantSpec& base, i
     const double measuredPower = meanSquare(data);
     std::vector<float> out;
     std::string skipped;
+    const ProgressPart reporter(&progress);
+    const int widths = max_bits - min_bits + 1;
     for (int b = min_bits; b <= max_bits; ++b) {
+        if (!reporter.step(b - min_bits, widths)) return analysisCancelled("the bit sweep");
         auto spec = specWithBits(base, b);
         if (!spec) {
             if (base.op != QuantOp::QuantizeV2) return spec.error();
@@ -137,6 +141,7 @@ Result<BitSweep> sweepBits(std::span<const float> data, const QuantSpec& base, i
         row.theory_sqnr_db = theorySqnrDb(sweep.signal_power, q.step);
         sweep.rows.push_back(std::move(row));
     }
+    if (!reporter.step(widths, widths)) return analysisCancelled("the bit sweep");
     if (sweep.rows.empty())
         return invalidArgument("bit sweep: QuantizeV2 has no type of " + std::to_string(min_bits) +
                                ".." + std::to_string(max_bits) + " bits (only 8, 16 and 32)");

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/progress.h"
 #include "core/analysis/quant_spec.h"
 #include "core/status.h"
 #include "core/tensor.h"
@@ -72,9 +73,10 @@ struct BitSweep {
 
 // Per tensor (any axis is dropped: the sweep sees flat data). Errors: empty or all-NaN/inf
 // data, bits outside 1 <= min_bits <= max_bits <= 32, a QuantizeV2 sweep with no 8/16/32
-// in range, and the op's own errors (TF's text).
+// in range, and the op's own errors (TF's text). progress: after each bit width (progress.h);
+// "Cancelled" when it returns false.
 Result<BitSweep> sweepBits(std::span<const float> data, const QuantSpec& base, int min_bits = 2,
                            int max_bits = 16, DataKind kind = DataKind::Other,
-                           const Exec& exec = {});
+                           const Exec& exec = {}, const ProgressCallback& progress = {});
 
 }  // namespace qs::analysis

@@ -106,9 +106,18 @@ Calibration withStats(CalibrationMethod method, float lo, float hi, const QuantS
 // searched on `sample`; its statistics are over `data`.
 Result<Calibration> mseOptimal(std::span<const float> sample, std::span<const float> data,
                                const QuantSpec& base, float lo, float hi, std::vector<float>& out,
-                               const Exec& exec) {
+                               const Exec& exec, const ProgressPart& reporter) {
     Status failure = okStatus();
+    // Progress: one unit per run of the op on the sample (the grid, the refinement between
+    // two grid steps and its last run).
+    const int evaluations = kMseGrid + goldenSectionEvaluations(0.0, 2.0 / kMseGrid, 1e-5) + 1;
+    int evaluated = 0;
     auto mseAt = [&](double t) {
+        if (!failure) return std::numeric_limits<double>::infinity();  // failed or cancelled: skip
+        if (!reporter.step(evaluated++, evaluations)) {
+            failure = analysisCancelled("the calibration");
+            return std::numeric_limits<double>::infinity();
+        }
         const float a = static_cast<float>(t * lo), b = static_cast<float>(t * hi);
         auto run = runFlat(withRange(base, a, b), sample, out, exec);
         if (!run) {
@@ -132,6 +141,8 @@ Result<Calibration> mseOptimal(std::span<const float> sample, std::span<const fl
                                             1e-5);
     if (!failure) return failure.error();
     if (mseAt(refined) < bestMse) t = refined;
+    if (!failure) return failure.error();
+    if (!reporter.step(evaluations, evaluations)) return analysisCancelled("the calibration");
     Calibration c = withStats(CalibrationMethod::MseOptimal, static_cast<float>(t * lo),
                               static_cast<float>(t * hi), base, data, out, exec, failure);
     if (!failure) return failure.error();
@@ -158,7 +169,9 @@ Result<double> percentileOf(std::span<const float> data, double p) {
     return linearPercentile(v, p);
 }
 
-Result<double> klThreshold(std::span<const float> data, int bins, int target_bins) {
+namespace {
+
+Result<double> klThresholdIn(std::span<const float> data, int bins, int target_bins, const ProgressPart& reporter) {
     if (target_bins < 2)
         return invalidArgument("KL calibration: need at least 2 quantized bins, got " +
                                std::to_string(target_bins));
@@ -174,17 +187,30 @@ Result<double> klThreshold(std::span<const float> data, int bins, int target_bin
         ++hist[std::min(static_cast<size_t>(m / top * bins), hist.size() - 1)];
     size_t bestI = static_cast<size_t>(bins);
     double bestKl = std::numeric_limits<double>::infinity();
-    for (size_t i = static_cast<size_t>(target_bins); i < hist.size(); ++i)
+    const auto first = static_cast<size_t>(target_bins);
+    for (size_t i = first; i < hist.size(); ++i) {
+        // Reported every 32 candidates: one candidate is O(bins), a report is an event.
+        if ((i - first) % 32 == 0 && !reporter.step(static_cast<double>(i - first), static_cast<double>(hist.size() - first)))
+            return analysisCancelled("the KL calibration");
         if (const double kl = candidateKl(hist, i, static_cast<size_t>(target_bins)); kl < bestKl) {
             bestKl = kl;
             bestI = i;
         }
+    }
+    if (!reporter.step(1, 1)) return analysisCancelled("the KL calibration");
     if (bestI == hist.size()) return top;  // every candidate degenerate
     return (static_cast<double>(bestI) + 0.5) * (top / bins);
 }
 
+}  // namespace
+
+Result<double> klThreshold(std::span<const float> data, int bins, int target_bins, const ProgressCallback& progress) {
+    return klThresholdIn(data, bins, target_bins, ProgressPart(&progress));
+}
+
 Result<std::vector<Calibration>> calibrate(std::span<const float> data, const QuantSpec& base,
-                                           const CalibrationOptions& options, const Exec& exec) {
+                                           const CalibrationOptions& options, const Exec& exec,
+                                           const ProgressCallback& progress) {
     if (Status s = checkData(data, "calibration"); !s) return s.error();
     if (!(options.percentile > 0 && options.percentile <= 100))
         return invalidArgument("calibration: percentile must be in (0, 100], got " +
@@ -197,10 +223,19 @@ Result<std::vector<Calibration>> calibrate(std::span<const float> data, const Qu
     std::vector<float> out;
     Status failure = okStatus();
     std::vector<Calibration> result;
+    // The methods' shares of the progress, roughly their costs: a run of the op over all the
+    // data each for min-max, percentile and KL's statistics, a sort for the percentile, about
+    // 120 runs over the search sample for MSE-optimal, O(bins²) for the KL search.
+    const ProgressPart reporter(&progress);
+    const ProgressPart minMaxPart = reporter.part(0.0, 0.1), percentilePart = reporter.part(0.1, 0.2),
+                       msePart = reporter.part(0.2, 0.75), klPart = reporter.part(0.75, 0.95),
+                       klStatsPart = reporter.part(0.95, 1.0);
+    if (!minMaxPart.step(0, 1)) return analysisCancelled("the calibration");
 
     result.push_back(withStats(CalibrationMethod::MinMax, ext.min, ext.max, base, data, out, exec,
                                failure));
     if (!failure) return failure.error();
+    if (!percentilePart.step(0, 1)) return analysisCancelled("the calibration");
 
     float pLo, pHi;
     if (options.symmetric) {
@@ -215,11 +250,12 @@ Result<std::vector<Calibration>> calibrate(std::span<const float> data, const Qu
     result.push_back(withStats(CalibrationMethod::Percentile, pLo, pHi, base, data, out, exec,
                                failure));
     if (!failure) return failure.error();
+    if (!msePart.step(0, 1)) return analysisCancelled("the calibration");
 
     std::vector<float> sampleStorage;
     const std::span<const float> sample = searchSample(data, options.max_search_samples, sampleStorage);
-    auto mse = options.symmetric ? mseOptimal(sample, data, base, -maxAbs, maxAbs, out, exec)
-                                 : mseOptimal(sample, data, base, ext.min, ext.max, out, exec);
+    auto mse = options.symmetric ? mseOptimal(sample, data, base, -maxAbs, maxAbs, out, exec, msePart)
+                                 : mseOptimal(sample, data, base, ext.min, ext.max, out, exec, msePart);
     if (!mse) return mse.error();
     // Never worse than min-max (the symmetric family need not contain it).
     if (mse->stats.mse <= result[0].stats.mse || std::isnan(result[0].stats.mse)) {
@@ -236,12 +272,13 @@ Result<std::vector<Calibration>> calibrate(std::span<const float> data, const Qu
     // T >= bins there is no candidate and klThreshold returns max|x|.
     const int64_t levels = unit->info().levels();
     const int targetBins = static_cast<int>(std::clamp<int64_t>(levels / 2, 2, kMaxBins));
-    auto threshold = klThreshold(data, options.bins, targetBins);
+    auto threshold = klThresholdIn(data, options.bins, targetBins, klPart);
     if (!threshold) return threshold.error();
     const auto t = static_cast<float>(*threshold);
     result.push_back(withStats(CalibrationMethod::KlDivergence, -t, t, base, data, out, exec,
                                failure));
     if (!failure) return failure.error();
+    if (!klStatsPart.step(1, 1)) return analysisCancelled("the calibration");
     if (targetBins >= options.bins)
         result.back().note = "the op has " + std::to_string(levels) +
                              " levels, too many for a " + std::to_string(options.bins) +
@@ -250,9 +287,10 @@ Result<std::vector<Calibration>> calibrate(std::span<const float> data, const Qu
 }
 
 Result<CalibrationAnalysis> computeCalibration(std::span<const float> data, const QuantSpec& spec,
-                                               const CalibrationOptions& options, const Exec& exec) {
+                                               const CalibrationOptions& options, const Exec& exec,
+                                               const ProgressCallback& progress) {
     constexpr int kHistogramBins = 200;
-    auto methods = calibrate(data, spec, options, exec);
+    auto methods = calibrate(data, spec, options, exec, progress);
     if (!methods) return methods.error();
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (float v : data)

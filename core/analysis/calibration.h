@@ -32,6 +32,7 @@
 
 #include "core/analysis/error_stats.h"
 #include "core/analysis/histogram.h"
+#include "core/analysis/progress.h"
 #include "core/analysis/quant_spec.h"
 #include "core/status.h"
 #include "core/tensor.h"
@@ -66,14 +67,18 @@ Result<double> percentileOf(std::span<const float> data, double p);
 // TensorRT's KL threshold (above) for `target_bins` quantized bins over a `bins`-bin
 // histogram of the finite |x|; candidates i = target_bins .. bins − 1 (the slides' range).
 // With bins <= target_bins there is no candidate and max|x| is returned.
-// Errors: no finite value, target_bins < 2, bins outside 2..65536.
-Result<double> klThreshold(std::span<const float> data, int bins, int target_bins);
+// Errors: no finite value, target_bins < 2, bins outside 2..65536; "Cancelled" when
+// progress (called every few candidates) returns false.
+Result<double> klThreshold(std::span<const float> data, int bins, int target_bins,
+                           const ProgressCallback& progress = {});
 
 // One Calibration per method, in the enum's order. Errors: empty or all-NaN/inf data,
-// percentile outside (0, 100], bins outside 2..65536, and the op's own errors.
+// percentile outside (0, 100], bins outside 2..65536, and the op's own errors. progress:
+// through the methods in turn (each run of the op, each group of KL candidates); "Cancelled"
+// when it returns false.
 Result<std::vector<Calibration>> calibrate(std::span<const float> data, const QuantSpec& base,
                                            const CalibrationOptions& options = {},
-                                           const Exec& exec = {});
+                                           const Exec& exec = {}, const ProgressCallback& progress = {});
 
 // The calibration tab's result: every method's range over the data, and the data histogram
 // they are drawn on (over the data and every range found, so each range's lines fall inside).
@@ -82,6 +87,7 @@ struct CalibrationAnalysis {
     Histogram histogram;
 };
 Result<CalibrationAnalysis> computeCalibration(std::span<const float> data, const QuantSpec& spec,
-                                               const CalibrationOptions& options, const Exec& exec = {});
+                                               const CalibrationOptions& options, const Exec& exec = {},
+                                               const ProgressCallback& progress = {});
 
 }  // namespace qs::analysis

@@ -114,7 +114,8 @@ Result<std::vector<OptimalClipRow>> optimalClipTable(const QuantSpec& base, int 
 }
 
 Result<ClipSweep> sweepClip(std::span<const float> data, const QuantSpec& base,
-                            const ClipSweepOptions& options, const Exec& exec) {
+                            const ClipSweepOptions& options, const Exec& exec,
+                            const ProgressCallback& progress) {
     if (Status s = checkData(data, "clip sweep"); !s) return s.error();
     if (options.points < 3 || options.points > kMaxPoints)
         return invalidArgument("clip sweep: need 3.." + std::to_string(kMaxPoints) +
@@ -137,17 +138,26 @@ Result<ClipSweep> sweepClip(std::span<const float> data, const QuantSpec& base,
     sweep.samples_used = static_cast<int64_t>(data.size());
     std::vector<float> out;
     Status failure = okStatus();
+    // Every α costs one run of the op: the grid's points, the refinement's evaluations and
+    // its last one are the units of progress. The refinement brackets two grid steps.
+    const int n = options.points;
+    const double gridStep = sweep.max_abs / n;
+    const int evaluations = n + goldenSectionEvaluations(0.0, 2.0 * gridStep, options.refine_tol * sweep.max_abs) + 1;
+    int evaluated = 0;
+    const ProgressPart reporter(&progress);
     auto measured = [&](double alpha) {
+        if (!failure) return std::numeric_limits<double>::infinity();  // failed or cancelled: skip
         const float a = static_cast<float>(alpha);
         auto run = runFlat(withRange(base, -a, a), data, out, exec);
         if (!run) {
             failure = run.error();
             return std::numeric_limits<double>::infinity();
         }
-        return meanSquaredError(data, out);
+        const double mse = meanSquaredError(data, out);
+        if (!reporter.step(++evaluated, evaluations)) failure = analysisCancelled("the clipping sweep");
+        return mse;
     };
 
-    const int n = options.points;
     size_t best = 0;
     for (int i = 1; i <= n; ++i) {
         ClipPoint p;
@@ -165,6 +175,8 @@ Result<ClipSweep> sweepClip(std::span<const float> data, const QuantSpec& base,
     const double refined = goldenSectionMin(measured, lo, hi, options.refine_tol * sweep.max_abs);
     if (!failure) return failure.error();
     const double refinedMse = measured(refined);
+    if (!failure) return failure.error();
+    if (!reporter.step(evaluations, evaluations)) return analysisCancelled("the clipping sweep");
     sweep.best_alpha = sweep.points[best].alpha;
     sweep.best_mse = sweep.points[best].mse;
     if (refinedMse < sweep.best_mse) {
@@ -177,8 +189,8 @@ Result<ClipSweep> sweepClip(std::span<const float> data, const QuantSpec& base,
 }
 
 Result<ClipAnalysis> computeClipAnalysis(std::span<const float> data, const QuantSpec& spec,
-                                         const Exec& exec) {
-    auto sweep = sweepClip(data, spec, {}, exec);
+                                         const Exec& exec, const ProgressCallback& progress) {
+    auto sweep = sweepClip(data, spec, {}, exec, progress);
     if (!sweep) return sweep.error();
     auto table = optimalClipTable(spec, 2, 8);
     if (!table) return table.error();

@@ -34,6 +34,7 @@
 #include <span>
 #include <vector>
 
+#include "core/analysis/progress.h"
 #include "core/analysis/quant_spec.h"
 #include "core/status.h"
 #include "core/tensor.h"
@@ -93,9 +94,11 @@ struct ClipSweep {
 };
 
 // Errors: empty or all-NaN/inf data, data that is all zero (no α to sweep), points outside
-// 3..100000, and the op's own errors.
+// 3..100000, and the op's own errors. progress: after each α the op runs at (the grid, then
+// the refinement); "Cancelled" when it returns false.
 Result<ClipSweep> sweepClip(std::span<const float> data, const QuantSpec& base,
-                            const ClipSweepOptions& options = {}, const Exec& exec = {});
+                            const ClipSweepOptions& options = {}, const Exec& exec = {},
+                            const ProgressCallback& progress = {});
 
 // The clipping tab's result: the sweep (default options) plus the α*/σ, α*/b table for 2–8
 // bits of the op swept.
@@ -104,6 +107,6 @@ struct ClipAnalysis {
     std::vector<OptimalClipRow> table;
 };
 Result<ClipAnalysis> computeClipAnalysis(std::span<const float> data, const QuantSpec& spec,
-                                         const Exec& exec = {});
+                                         const Exec& exec = {}, const ProgressCallback& progress = {});
 
 }  // namespace qs::analysis

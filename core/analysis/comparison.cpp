@@ -16,7 +16,7 @@ constexpr int kCurveSamples = 2001;
 }  // namespace
 
 Result<ComparisonAnalysis> computeComparison(const TensorRef<float>& data, const std::vector<QuantSpec>& specs,
-                                             const Exec& exec) {
+                                             const Exec& exec, const ProgressCallback& progress) {
     if (data.data.empty()) return Error{"InvalidArgument", "comparison: there is no data"};
     ComparisonAnalysis out;
     out.entries.resize(specs.size());
@@ -27,7 +27,11 @@ Result<ComparisonAnalysis> computeComparison(const TensorRef<float>& data, const
     options.curve_samples = kCurveSamples;
     options.keep_output = false;
     options.data_range = dataRange(data.data, exec);  // the same data for every scheme
+    // One unit per configuration, and one for resampling the curves and histograms.
+    const ProgressPart reporter(&progress);
+    const auto units = static_cast<double>(specs.size() + 1);
     for (size_t i = 0; i < specs.size(); ++i) {
+        if (!reporter.step(static_cast<double>(i), units)) return analysisCancelled("the comparison");
         ComparisonEntry& e = out.entries[i];
         e.spec = specs[i];
         auto run = computeExplorer(specs[i], data, options);
@@ -46,6 +50,7 @@ Result<ComparisonAnalysis> computeComparison(const TensorRef<float>& data, const
         errors[i].resize(y.size());
         for (size_t k = 0; k < y.size(); ++k) errors[i][k] = data.data[k] - y[k];
     }
+    if (!reporter.step(units - 1, units)) return analysisCancelled("the comparison");
     if (!(out.error_span > 0) || !std::isfinite(out.error_span)) out.error_span = 1.0;
     out.window_first = std::isfinite(first) ? first : -1.0;
     out.window_last = std::isfinite(last) ? last : 1.0;
@@ -59,6 +64,7 @@ Result<ComparisonAnalysis> computeComparison(const TensorRef<float>& data, const
         auto hist = histogram(errors[i], -out.error_span, out.error_span, kErrorBins);
         if (hist) e.error_hist = std::move(hist).value();
     }
+    if (!reporter.step(units, units)) return analysisCancelled("the comparison");
     return out;
 }
 

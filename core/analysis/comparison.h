@@ -11,6 +11,7 @@
 
 #include "core/analysis/error_stats.h"
 #include "core/analysis/histogram.h"
+#include "core/analysis/progress.h"
 #include "core/analysis/quant_spec.h"
 #include "core/analysis/transfer_curve.h"
 #include "core/status.h"
@@ -39,8 +40,9 @@ struct ComparisonAnalysis {
     double error_span = 0;                     // error histograms over ±error_span
 };
 
-// Errors only for no data; a configuration the op rejects carries its error instead.
+// Errors only for no data, and "Cancelled" when progress (after each configuration) returns
+// false; a configuration the op rejects carries its error instead.
 Result<ComparisonAnalysis> computeComparison(const TensorRef<float>& data, const std::vector<QuantSpec>& specs,
-                                             const Exec& exec = {});
+                                             const Exec& exec = {}, const ProgressCallback& progress = {});
 
 }  // namespace qs::analysis

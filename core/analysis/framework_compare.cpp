@@ -86,8 +86,9 @@ Result<std::vector<PreparedScheme>> prepareSchemes(const FrameworkSetup& setup) 
     return prepared;
 }
 
-Result<FrameworkComparison> compareFrameworks(std::span<const float> data, const FrameworkSetup& setup) {
-    auto cmp = compareSchemes(data, setup.min, setup.max, setup.bits, setup.schemes);
+Result<FrameworkComparison> compareFrameworks(std::span<const float> data, const FrameworkSetup& setup,
+                                              const ProgressCallback& progress) {
+    auto cmp = compareSchemes(data, setup.min, setup.max, setup.bits, setup.schemes, {}, progress);
     if (!cmp) return cmp.error();
     auto prepared = prepareSchemes(setup);
     if (!prepared) return prepared.error();

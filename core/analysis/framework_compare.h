@@ -42,6 +42,8 @@ struct FrameworkComparison {
     SchemeComparison comparison;
     std::vector<DiffExample> examples;  // per pair and reason, the first element that differs so
 };
-Result<FrameworkComparison> compareFrameworks(std::span<const float> data, const FrameworkSetup& setup);
+// progress as compareSchemes (the examples after it are quick); "Cancelled" when it returns false.
+Result<FrameworkComparison> compareFrameworks(std::span<const float> data, const FrameworkSetup& setup,
+                                              const ProgressCallback& progress = {});
 
 }  // namespace qs::analysis

@@ -372,13 +372,19 @@ DiffReason diffReason(float x, const PreparedScheme& a, const PreparedScheme& b)
 
 Result<SchemeComparison> compareSchemes(std::span<const float> data, float min, float max,
                                         int bits, std::span<const Scheme> schemes,
-                                        const Exec& exec) {
+                                        const Exec& exec, const ProgressCallback& progress) {
     if (data.empty()) return badArgument("the data has no values");
     if (schemes.empty()) return badArgument("no schemes to compare");
     std::vector<PreparedScheme> prepared;
     SchemeComparison out;
     const int64_t n = static_cast<int64_t>(data.size());
+    // One unit per scheme's run over the data and per pair's count.
+    const int k = static_cast<int>(schemes.size());
+    const double units = k + k * (k - 1) / 2;
+    double done = 0;
+    const ProgressPart reporter(&progress);
     for (const Scheme& s : schemes) {
+        if (!reporter.step(done++, units)) return analysisCancelled("the framework comparison");
         auto p = PreparedScheme::make(s, min, max, bits);
         if (!p) return p.error();
         SchemeOutput o;
@@ -399,9 +405,9 @@ Result<SchemeComparison> compareSchemes(std::span<const float> data, float min, 
         out.outputs.push_back(std::move(o));
         prepared.push_back(std::move(p).value());
     }
-    const int k = static_cast<int>(schemes.size());
     for (int i = 0; i < k; ++i)
         for (int j = i + 1; j < k; ++j) {
+            if (!reporter.step(done++, units)) return analysisCancelled("the framework comparison");
             PairDiff d;
             d.a = i;
             d.b = j;
@@ -428,6 +434,7 @@ Result<SchemeComparison> compareSchemes(std::span<const float> data, float min, 
             });
             out.diffs.push_back(d);
         }
+    if (!reporter.step(units, units)) return analysisCancelled("the framework comparison");
     return out;
 }
 

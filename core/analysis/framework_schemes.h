@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/progress.h"
 #include "core/analysis/quant_spec.h"
 #include "core/analysis/scaled_r14.h"
 #include "core/ops/modes.h"
@@ -161,10 +162,11 @@ struct SchemeComparison {
 
 // Runs every scheme over `data` with the same range and bit width and explains every
 // differing element of every pair. Errors: empty data or scheme list, bits outside 2..16,
-// min > max or non-finite range, and the TF op's own errors.
+// min > max or non-finite range, and the TF op's own errors; "Cancelled" when progress
+// (after each scheme's run and each pair's count) returns false.
 Result<SchemeComparison> compareSchemes(std::span<const float> data, float min, float max,
                                         int bits, std::span<const Scheme> schemes,
-                                        const Exec& exec = {});
+                                        const Exec& exec = {}, const ProgressCallback& progress = {});
 
 // TFLite per-axis weights: symmetric (int8 at 8 bits) with zp = 0, one scale per slice along `axis`
 // (scale_c = max|w_c| / (2^(b-1)-1)). Writes the dequantized values to `output`; returns the

@@ -72,4 +72,13 @@ double goldenSectionMin(F&& f, double a, double b, double tol) {
     return fc <= fd ? c : d;
 }
 
+// How many times goldenSectionMin(f, a, b, tol) evaluates f, known before it runs (so a
+// search reports determinate progress).
+inline int goldenSectionEvaluations(double a, double b, double tol) {
+    const double g = (std::sqrt(5.0) - 1.0) / 2.0;
+    int iterations = 0;
+    for (double width = b - a; iterations < 200 && width > tol; ++iterations) width *= g;
+    return iterations + 2;
+}
+
 }  // namespace qs::analysis

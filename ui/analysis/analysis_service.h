@@ -1,8 +1,10 @@
 // Runs the analyses (bit sweep, clipping sweep, calibration, side-by-side comparison) off the
-// UI thread, the way ComputeService runs the explorer: latest request wins (a one-slot queue
-// that newer requests overwrite), results arrive as shared_ptr<const …> with their serial,
-// errors as messages. It never decides WHEN to run: AnalysisTabs asks only for the visible
-// tab and only while the explorer's own computation is idle, so the explorer keeps priority.
+// UI thread on a JobRunner: a new request cancels the running analysis and drops whatever it
+// would have delivered (it answered settings or a tab that are no longer the user's), results
+// arrive as shared_ptr<const …> with their serial, errors as messages. While one runs, the
+// core's fraction done arrives as progress(); cancelRunning() stops it with cancelled().
+// It never decides WHEN to run: AnalysisTabs asks only for the visible tab and only while the
+// explorer's own computation is idle, so the explorer keeps priority.
 #pragma once
 
 #include <QObject>
@@ -56,8 +58,15 @@ public:
                                const qs::analysis::CalibrationOptions& options);
     quint64 requestComparison(const std::vector<qs::QuantSpec>& specs, DatasetPtr data);
 
+    // The user's Cancel: the running analysis stops and ends with cancelled().
+    void cancelRunning();
+    // Settings changed under the running and queued analyses: they stop and deliver nothing.
+    void abandon();
+
     bool busy() const { return runner_.running(); }
     std::optional<AnalysisKind> runningKind() const;
+    // The analyses asked for whose outcome has not arrived (running, then queued).
+    std::vector<AnalysisKind> pendingKinds() const;
 
 signals:
     void started(qs::ui::AnalysisKind kind);
@@ -66,11 +75,15 @@ signals:
     void calibrationReady(qs::ui::CalibrationPtr result, quint64 serial);
     void comparisonReady(qs::ui::ComparisonPtr result, quint64 serial);
     void failed(qs::ui::AnalysisKind kind, const QString& message, quint64 serial);
+    // 0..1 through the running analysis, never decreasing within one run.
+    void progress(qs::ui::AnalysisKind kind, double fraction);
+    // cancelRunning() stopped the analysis `serial`: no result for it.
+    void cancelled(qs::ui::AnalysisKind kind, quint64 serial);
     void idle();  // nothing running or queued any more
 
 private:
     template <typename T>
-    quint64 enqueue(AnalysisKind kind, DatasetPtr data, std::function<qs::Result<T>(const qs::data::Dataset&)> run,
+    quint64 enqueue(AnalysisKind kind, DatasetPtr data, std::function<qs::Result<T>(const qs::data::Dataset&, const qs::analysis::ProgressCallback&)> run,
                     void (AnalysisService::*ready)(std::shared_ptr<const T>, quint64));
 
     JobRunner runner_;

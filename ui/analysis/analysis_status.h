@@ -1,6 +1,8 @@
-// The status line under each analysis: "Computing the bit-width sweep…" with a busy bar while
-// the worker runs, "waiting for the explorer…" while the explorer's recompute has priority,
-// the error in red when the analysis failed, empty when the shown result is current.
+// The status line under each analysis: "Computing the bit-width sweep…" with a determinate
+// bar (the core reports per sweep point / candidate / configuration) and a Cancel button
+// (Esc) while the worker runs; "Waiting for the explorer…" with a busy bar while the
+// explorer's recompute has priority; "Cancelled" with a Run again button; the error in red
+// when the analysis failed; empty when the shown result is current.
 #pragma once
 
 #include <QWidget>
@@ -9,6 +11,7 @@
 
 class QLabel;
 class QProgressBar;
+class QPushButton;
 
 namespace qs::ui {
 
@@ -17,17 +20,33 @@ class AnalysisStatus : public QWidget {
 public:
     explicit AnalysisStatus(QWidget* parent = nullptr);
 
-    void setBusy(const QString& text);   // busy bar + text
-    void setError(const QString& text);  // red text, no bar
-    void setInfo(const QString& text);   // plain text, no bar (empty: hidden)
+    void setBusy(const QString& text);     // busy bar (no fraction) + text, nothing to cancel
+    void setRunning(const QString& text);  // bar at 0 % + text + Cancel
+    void setProgress(double fraction);     // while running: the bar's value (0..1)
+    void setCancelled(const QString& text);  // text + Run again
+    void setError(const QString& text);    // red text, no bar
+    void setInfo(const QString& text);     // plain text, no bar (empty: hidden)
     void clear() { setInfo(QString()); }
 
-    bool isBusy() const;
+    bool isBusy() const;     // a bar is shown
+    bool isRunning() const;  // a cancellable computation is shown
+    // The bar's value in 0..1000 while running; -1 when it shows no fraction.
+    int progressPermille() const;
     QString text() const;
+    QPushButton* cancelButton() const { return cancel_; }
+    QPushButton* rerunButton() const { return rerun_; }
+
+signals:
+    void cancelRequested();
+    void rerunRequested();
 
 private:
+    void present(const QString& text, const QString& style, bool bar, bool cancel, bool rerun);
+
     QLabel* label_ = nullptr;
     QProgressBar* bar_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    QPushButton* rerun_ = nullptr;
 };
 
 // Colours for series that are one of several of a kind (methods, configurations): distinct

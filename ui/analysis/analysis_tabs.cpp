@@ -53,8 +53,15 @@ AnalysisTabs::AnalysisTabs(ExplorerController* explorer, QTabWidget* tabs, QObje
     });
 
     connect(service_, &AnalysisService::started, this, [this](AnalysisKind kind) {
-        statusOf(kind)->setBusy(tr("Computing the %1…").arg(analysisName(kind)));
+        statusOf(kind)->setRunning(tr("Computing the %1…").arg(analysisName(kind)));
     });
+    connect(service_, &AnalysisService::progress, this,
+            [this](AnalysisKind kind, double fraction) { statusOf(kind)->setProgress(fraction); });
+    connect(service_, &AnalysisService::cancelled, this, &AnalysisTabs::showCancelled);
+    for (AnalysisKind kind : {K::BitSweep, K::ClipSweep, K::Calibration, K::Comparison}) {
+        connect(statusOf(kind), &AnalysisStatus::cancelRequested, this, [this, kind] { cancel(kind); });
+        connect(statusOf(kind), &AnalysisStatus::rerunRequested, this, [this, kind] { rerun(kind); });
+    }
     // A result reaches its view only if it answers the latest request of its kind.
     auto showIn = [this](AnalysisKind kind, auto* view) {
         return [this, kind, view](auto result, quint64 serial) {
@@ -113,8 +120,72 @@ AnalysisStatus* AnalysisTabs::statusOf(AnalysisKind kind) const {
     return nullptr;
 }
 
+PlotFrame* AnalysisTabs::plotOf(AnalysisKind kind) const {
+    switch (kind) {
+        case AnalysisKind::BitSweep: return bits_;
+        case AnalysisKind::ClipSweep: return clip_;
+        case AnalysisKind::Calibration: return calibration_->plotFrame();
+        case AnalysisKind::Comparison: return comparison_->plotFrame();
+    }
+    return nullptr;
+}
+
 void AnalysisTabs::markDirty(std::initializer_list<AnalysisKind> kinds) {
-    for (AnalysisKind k : kinds) dirty_[index(k)] = true;
+    bool stale = false;
+    for (AnalysisKind k : kinds) {
+        dirty_[index(k)] = true;
+        cancelled_[index(k)] = false;  // an edit is a new request: a cancelled tab runs again
+        for (AnalysisKind pending : service_->pendingKinds()) stale = stale || pending == k;
+    }
+    // The running analysis answers settings that are gone: stop it now rather than let it
+    // hold the pool while the explorer recomputes.
+    if (stale) stopPending(std::nullopt);
+    schedule();
+}
+
+void AnalysisTabs::stopPending(std::optional<AnalysisKind> except) {
+    const std::vector<AnalysisKind> pending = service_->pendingKinds();
+    bool stopped = false;
+    for (AnalysisKind k : pending) {
+        if (k == except) continue;
+        dirty_[index(k)] = true;  // its outcome will not arrive: it runs again when shown
+        statusOf(k)->setInfo(tr("Stopped before it finished; computes again when shown."));
+        stopped = true;
+    }
+    if (stopped && !except) service_->abandon();
+}
+
+void AnalysisTabs::cancel(AnalysisKind kind) {
+    if (service_->runningKind() != kind) return;
+    service_->cancelRunning();
+    statusOf(kind)->setBusy(tr("Cancelling the %1…").arg(analysisName(kind)));
+}
+
+void AnalysisTabs::showCancelled(AnalysisKind kind, quint64 serial) {
+    if (serial != serial_[index(kind)]) return;
+    dirty_[index(kind)] = true;
+    cancelled_[index(kind)] = true;
+    const bool hasResult = [&] {
+        switch (kind) {
+            case AnalysisKind::BitSweep: return bits_->result() != nullptr;
+            case AnalysisKind::ClipSweep: return clip_->result() != nullptr;
+            case AnalysisKind::Calibration: return calibration_->result() != nullptr;
+            case AnalysisKind::Comparison: return comparison_->result() != nullptr;
+        }
+        return false;
+    }();
+    if (hasResult) {
+        statusOf(kind)->setCancelled(tr("Cancelled. The result shown is the previous one, for other settings."));
+        plotOf(kind)->setStale(true, tr("Cancelled: previous result (other settings)"));
+    } else {
+        statusOf(kind)->setCancelled(tr("Cancelled. Nothing computed for the current settings."));
+    }
+    emit analysisCancelled(kind);
+}
+
+void AnalysisTabs::rerun(AnalysisKind kind) {
+    cancelled_[index(kind)] = false;
+    dirty_[index(kind)] = true;
     schedule();
 }
 
@@ -129,7 +200,7 @@ void AnalysisTabs::schedule() {
 
 void AnalysisTabs::runVisible() {
     const auto kind = visibleKind();
-    if (!kind || !dirty_[index(*kind)]) return;
+    if (!kind || !dirty_[index(*kind)] || cancelled_[index(*kind)]) return;
     const DatasetPtr data = data_->dataset();
     if (!data) return;  // the first load schedules again
     AnalysisStatus* status = statusOf(*kind);
@@ -138,6 +209,9 @@ void AnalysisTabs::runVisible() {
         return;
     }
     dirty_[index(*kind)] = false;
+    // The new request replaces whatever runs (the service cancels it and drops its outcome):
+    // another tab's analysis is marked out of date and catches up when shown.
+    stopPending(kind);
     const qs::QuantSpec& spec = model_->spec();
     quint64& serial = serial_[index(*kind)];
     switch (*kind) {
@@ -172,18 +246,13 @@ void AnalysisTabs::runVisible() {
             break;
     }
     if (service_->busy() && service_->runningKind() != kind)
-        status->setBusy(tr("Queued behind the %1…").arg(analysisName(*service_->runningKind())));
+        status->setBusy(tr("Starting once the %1 has stopped…").arg(analysisName(*service_->runningKind())));
 }
 
 void AnalysisTabs::showFailure(AnalysisKind kind, const QString& message, quint64 serial) {
     if (serial != serial_[index(kind)]) return;
     statusOf(kind)->setError(message);
-    switch (kind) {
-        case AnalysisKind::BitSweep: bits_->setStale(true, message); break;
-        case AnalysisKind::ClipSweep: clip_->setStale(true, message); break;
-        case AnalysisKind::Calibration: calibration_->plotFrame()->setStale(true, message); break;
-        case AnalysisKind::Comparison: comparison_->plotFrame()->setStale(true, message); break;
-    }
+    plotOf(kind)->setStale(true, message);
 }
 
 void AnalysisTabs::applyRange(float min, float max, const QString& what) {

@@ -4,6 +4,14 @@
 // data load are done: a parameter edit recomputes the explorer first, then the visible
 // analysis. Hidden tabs are marked out of date and catch up when shown. Apply buttons and
 // "Load into explorer" edit the model, so each is one undo step.
+//
+// A running analysis shows its fraction done and a Cancel button (Esc). An edit that makes it
+// out of date, or another tab's analysis starting, stops it at once and drops its outcome (a
+// hidden tab catches up when shown). After Cancel the tab keeps its previous result, greyed
+// and labelled as from other settings, rather than an empty plot: a user who cancels a long
+// sweep usually still wants the last curve to compare against, and the label says it is not
+// the current one. It stays so (no automatic rerun, even when shown again) until the user
+// presses Run again or changes what it depends on.
 #pragma once
 
 #include <QObject>
@@ -25,6 +33,7 @@ class ComputeService;
 class DataService;
 class ExplorerController;
 class ExplorerModel;
+class PlotFrame;
 
 class AnalysisTabs : public QObject {
     Q_OBJECT
@@ -44,12 +53,16 @@ public:
     std::optional<AnalysisKind> visibleKind() const;
     // Whether an analysis's shown result is behind the model/data (it reruns when shown).
     bool isOutOfDate(AnalysisKind kind) const { return dirty_[index(kind)]; }
+    // Whether the user cancelled the analysis (it waits for Run again or an edit).
+    bool isCancelled(AnalysisKind kind) const { return cancelled_[index(kind)]; }
     // How the data source's samples are distributed, for the bit sweep's theory.
     static qs::analysis::DataKind dataKindOf(const QString& generator);
 
 signals:
     // After a view shows a new result of its latest request.
     void resultShown(qs::ui::AnalysisKind kind);
+    // After the user's Cancel stopped an analysis (its tab says so; no result arrives).
+    void analysisCancelled(qs::ui::AnalysisKind kind);
 
 private:
     static size_t index(AnalysisKind k) { return static_cast<size_t>(k); }
@@ -58,7 +71,13 @@ private:
     void runVisible();
     void applyRange(float min, float max, const QString& what);
     AnalysisStatus* statusOf(AnalysisKind kind) const;
+    PlotFrame* plotOf(AnalysisKind kind) const;
     void showFailure(AnalysisKind kind, const QString& message, quint64 serial);
+    void cancel(AnalysisKind kind);
+    void showCancelled(AnalysisKind kind, quint64 serial);
+    void rerun(AnalysisKind kind);
+    // Stops analyses still pending for `kind`s other than `except` (marked out of date).
+    void stopPending(std::optional<AnalysisKind> except);
 
     ExplorerModel* model_;
     DataService* data_;
@@ -70,6 +89,7 @@ private:
     CalibrationPanel* calibration_ = nullptr;
     ComparisonView* comparison_ = nullptr;
     std::array<bool, 4> dirty_{true, true, true, true};
+    std::array<bool, 4> cancelled_{false, false, false, false};
     std::array<quint64, 4> serial_{0, 0, 0, 0};  // the latest request of each kind
     bool scheduled_ = false;
 };

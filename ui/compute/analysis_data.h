@@ -20,6 +20,21 @@ namespace qs::ui {
 qs::Result<std::shared_ptr<const qs::data::Dataset>> analysisDataset(
     const std::shared_ptr<const qs::data::Dataset>& data, const std::function<bool(double)>& progress = {});
 
+// `analyse` run on analysisDataset(data), with one 0..1 progress for both: reading a streamed
+// data set's sample (the first time; it is then kept) takes the first 30 %, the analysis the
+// rest. Returning false from progress cancels either (error kind "Cancelled").
+template <typename Analyse>
+auto analyseData(const std::shared_ptr<const qs::data::Dataset>& data, const std::function<bool(double)>& progress,
+                 Analyse&& analyse) -> decltype(analyse(*data, progress)) {
+    const double sampling = data && data->streamed() ? 0.3 : 0.0;
+    auto input = analysisDataset(data, [&](double f) { return !progress || progress(sampling * f); });
+    if (!input) return input.error();
+    const std::function<bool(double)> rest = [&](double f) {
+        return !progress || progress(sampling + (1.0 - sampling) * f);
+    };
+    return analyse(**input, rest);
+}
+
 // For the tab's status line: "On a uniform sample: 4,194,304 of 536,870,912 values (the data
 // is streamed from its file)"; empty for a data set in memory.
 QString sampleNote(const qs::data::Dataset& data);

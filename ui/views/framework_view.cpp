@@ -14,6 +14,7 @@
 
 #include <qcustomplot.h>
 
+#include "ui/analysis/analysis_status.h"
 #include "ui/compute/analysis_data.h"
 #include "ui/compute/framework_service.h"
 #include "ui/plot/plot_items.h"
@@ -160,6 +161,14 @@ FrameworkView::FrameworkView(FrameworkService* service, QWidget* parent)
     note_ = new QLabel;
     note_->setObjectName(QStringLiteral("frameworkNote"));
     note_->setWordWrap(true);
+    status_ = new AnalysisStatus;
+    connect(service_, &FrameworkService::progress, status_, &AnalysisStatus::setProgress);
+    connect(service_, &FrameworkService::cancelled, this, &FrameworkView::showCancelled);
+    connect(status_, &AnalysisStatus::cancelRequested, this, [this] {
+        service_->cancelRunning();
+        status_->setBusy(tr("Cancelling the comparison…"));
+    });
+    connect(status_, &AnalysisStatus::rerunRequested, this, &FrameworkView::start);
 
     table_ = new QTableWidget;
     table_->setObjectName(QStringLiteral("frameworkTable"));
@@ -194,6 +203,7 @@ FrameworkView::FrameworkView(FrameworkService* service, QWidget* parent)
     auto* split = splitThreeToTwo(Qt::Vertical, plot(), splitThreeToTwo(Qt::Horizontal, table_, examples_));
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(note_);
+    layout->addWidget(status_);
     layout->addWidget(split, 1);
     layout->addWidget(r14_);
     restyle();
@@ -235,7 +245,8 @@ void FrameworkView::start() {
     if (!result_ || !data_) return;
     dirty_ = false;
     const FrameworkInput in = currentInput();
-    note_->setText(noteFor(in) + tr("  Computing…"));
+    note_->setText(noteFor(in));
+    status_->setRunning(tr("Comparing the schemes over every value…"));
     service_->request(in, data_);
 }
 
@@ -278,6 +289,8 @@ void FrameworkView::showComparison(const qs::analysis::FrameworkComparison& resu
     }
     if (result.examples.empty()) examples_->addItem(tr("Every scheme gives the same output for every element."));
     comparison_ = cmp;
+    status_->clear();
+    setPreviousGreyed(false);
     emit comparisonShown();
 }
 
@@ -286,7 +299,25 @@ void FrameworkView::showError(const QString& message) {
     table_->setRowCount(0);
     examples_->clear();
     comparison_.reset();
+    status_->clear();
+    setPreviousGreyed(false);
     emit comparisonShown();
+}
+
+void FrameworkView::showCancelled() {
+    // The curves are drawn for the current settings already; only the per-element table and
+    // examples are the previous comparison's, so those are what goes grey.
+    if (comparison_) {
+        status_->setCancelled(tr("Cancelled. The table and examples are the previous comparison, for other settings."));
+        setPreviousGreyed(true);
+    } else {
+        status_->setCancelled(tr("Cancelled. Nothing compared for the current settings."));
+    }
+}
+
+void FrameworkView::setPreviousGreyed(bool greyed) {
+    table_->setEnabled(!greyed);
+    examples_->setEnabled(!greyed);
 }
 
 }  // namespace qs::ui

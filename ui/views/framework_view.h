@@ -25,6 +25,7 @@ class QCPGraph;
 
 namespace qs::ui {
 
+class AnalysisStatus;
 class FrameworkService;
 
 // What the comparison runs: the schemes on one range and bit width (core's).
@@ -53,6 +54,9 @@ public:
     const FrameworkInput& input() const { return input_; }
     const std::optional<qs::analysis::SchemeComparison>& comparison() const { return comparison_; }
     bool busy() const;
+    // The comparison's progress bar with Cancel (Esc) and, after a cancel, Run again.
+    AnalysisStatus* status() const { return status_; }
+    FrameworkService* service() const { return service_; }
 
 signals:
     void comparisonShown();
@@ -66,6 +70,9 @@ private:
     void start();
     void showComparison(const qs::analysis::FrameworkComparison& result);
     void showError(const QString& message);
+    // Cancel stopped the comparison: the previous table and examples stay, greyed.
+    void showCancelled();
+    void setPreviousGreyed(bool greyed);
     void setSchemes(std::vector<qs::analysis::PreparedScheme> schemes, float min, float max);
     void resample();
     void drawCurves();
@@ -78,6 +85,7 @@ private:
     QListWidget* examples_ = nullptr;
     QCheckBox* r14_ = nullptr;
     QLabel* note_ = nullptr;
+    AnalysisStatus* status_ = nullptr;
     FrameworkService* service_ = nullptr;
     std::shared_ptr<const qs::analysis::ExplorerResult> result_;
     std::shared_ptr<const qs::data::Dataset> data_;
