@@ -1,6 +1,8 @@
 #include "core/modelfile/tensor_values.h"
 
+#include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <cstring>
 
 namespace qs::modelfile {
@@ -82,26 +84,25 @@ float halfToFloat(uint16_t h) {
 
 float bfloat16ToFloat(uint16_t b) { return std::bit_cast<float>(static_cast<uint32_t>(b) << 16); }
 
-Result<std::vector<float>> toFloat32(const TensorData& tensor) {
-    const TensorInfo& info = tensor.info;
-    const auto count = static_cast<size_t>(numElements(info.shape));
-    const char* p = tensor.bytes.data();
-    std::vector<float> out(count);
-    if (info.dtype == DType::Float32) {
-        if (count) std::memcpy(out.data(), p, count * sizeof(float));
-        return out;
-    }
-    if (!info.quantization || !isInteger(info.dtype)) {
-        for (size_t i = 0; i < count; ++i) out[i] = plainAt(info.dtype, p, i);
-        return out;
-    }
+namespace {
+
+// How a tensor's stored elements become float32: the quantization's layout, checked once.
+struct Conversion {
+    SliceLayout layout;  // per channel along the quantization axis (quantized integers)
+    bool dequantize = false;
+};
+
+Result<Conversion> conversionOf(const TensorInfo& info) {
+    Conversion c;
+    c.layout = SliceLayout::perTensor(numElements(info.shape));
+    if (info.dtype == DType::Float32 || !info.quantization || !isInteger(info.dtype)) return c;
+    c.dequantize = true;
     const StoredQuantization& q = *info.quantization;
     const auto where = "tensor '" + info.name + "': ";
     if (q.scale.empty()) return data::dataError(where + "stored quantization without a scale");
     if (q.zero_point.size() != q.scale.size() && q.zero_point.size() > 1)
         return data::dataError(where + std::to_string(q.scale.size()) + " scales but " +
                                std::to_string(q.zero_point.size()) + " zero points");
-    SliceLayout layout = SliceLayout::perTensor(static_cast<int64_t>(count));
     if (q.scale.size() > 1) {
         const int axis = quantizationAxis(info);
         if (axis < 0 || axis >= static_cast<int>(info.shape.size()))
@@ -110,34 +111,101 @@ Result<std::vector<float>> toFloat32(const TensorData& tensor) {
         if (info.shape[static_cast<size_t>(axis)] != static_cast<int64_t>(q.scale.size()))
             return data::dataError(where + std::to_string(q.scale.size()) + " scales for dimension " +
                                    std::to_string(axis) + " of shape " + shapeString(info.shape));
-        layout = SliceLayout::along(info.shape, axis);
+        c.layout = SliceLayout::along(info.shape, axis);
+    }
+    return c;
+}
+
+// Elements [begin, begin + out.size()) of the tensor as float32.
+Status convertRange(const TensorData& tensor, const Conversion& c, int64_t begin, std::span<float> out) {
+    const TensorInfo& info = tensor.info;
+    const char* p = tensor.bytes.data();
+    const auto n = static_cast<int64_t>(out.size());
+    if (info.dtype == DType::Float32) {
+        if (n) std::memcpy(out.data(), p + begin * static_cast<int64_t>(sizeof(float)), out.size() * sizeof(float));
+        return okStatus();
+    }
+    if (!c.dequantize) {
+        for (int64_t k = 0; k < n; ++k) out[static_cast<size_t>(k)] = plainAt(info.dtype, p, static_cast<size_t>(begin + k));
+        return okStatus();
     }
     // Run by run: each contiguous run of `post` elements belongs to one channel, so the
     // channel is found once per run, not by a division per element.
-    for (int64_t b = 0; b < layout.blocks(); ++b) {
-        const auto c = static_cast<size_t>(b % layout.depth);
-        const int64_t zero = q.zero_point.empty() ? 0 : q.zero_point[q.zero_point.size() > 1 ? c : 0];
-        const float scale = q.scale[c];
-        for (int64_t k = b * layout.post; k < (b + 1) * layout.post; ++k) {
-            const auto i = static_cast<size_t>(k);
+    const StoredQuantization& q = *info.quantization;
+    const SliceLayout& l = c.layout;
+    for (int64_t i = begin; i < begin + n;) {
+        const int64_t run = i / l.post;
+        const auto ch = static_cast<size_t>(run % l.depth);
+        const int64_t end = std::min(begin + n, (run + 1) * l.post);
+        const int64_t zero = q.zero_point.empty() ? 0 : q.zero_point[q.zero_point.size() > 1 ? ch : 0];
+        const float scale = q.scale[ch];
+        for (; i < end; ++i) {
             int64_t difference;  // a file's zero point may be anything: no overflow on the way
-            if (__builtin_sub_overflow(integerAt(info.dtype, p, i), zero, &difference))
-                return data::dataError(where + "zero point " + std::to_string(zero) + " is out of range for its codes");
-            out[i] = static_cast<float>(difference) * scale;
+            if (__builtin_sub_overflow(integerAt(info.dtype, p, static_cast<size_t>(i)), zero, &difference))
+                return data::dataError("tensor '" + info.name + "': zero point " + std::to_string(zero) +
+                                       " is out of range for its codes");
+            out[static_cast<size_t>(i - begin)] = static_cast<float>(difference) * scale;
         }
     }
+    return okStatus();
+}
+
+// A tensor's values converted chunk by chunk as they are read; the stored bytes (a view
+// into the mapped file, or a decoded buffer) stay alive with the stream.
+class TensorStream final : public data::FloatStream {
+public:
+    TensorStream(TensorData tensor, Conversion c, std::string name)
+        : tensor_(std::move(tensor)), conversion_(std::move(c)), name_(std::move(name)) {}
+    int64_t size() const override { return numElements(tensor_.info.shape); }
+    Status read(int64_t begin, std::span<float> out) const override {
+        if (begin < 0 || begin + static_cast<int64_t>(out.size()) > size())
+            return data::dataError(name_ + ": elements " + std::to_string(begin) + " .. " +
+                                   std::to_string(begin + static_cast<int64_t>(out.size())) + " are outside its " +
+                                   std::to_string(size()));
+        Status s = convertRange(tensor_, conversion_, begin, out);
+        if (!s) return data::dataError(name_ + ": " + s.error().message);
+        return s;
+    }
+    std::span<const float> inMemory() const override {
+        if (tensor_.info.dtype != DType::Float32 ||
+            reinterpret_cast<uintptr_t>(tensor_.bytes.data()) % alignof(float) != 0)
+            return {};
+        return {reinterpret_cast<const float*>(tensor_.bytes.data()), static_cast<size_t>(size())};
+    }
+    std::string name() const override { return name_; }
+
+private:
+    TensorData tensor_;
+    Conversion conversion_;
+    std::string name_;
+};
+
+}  // namespace
+
+Result<std::vector<float>> toFloat32(const TensorData& tensor) {
+    auto c = conversionOf(tensor.info);
+    if (!c) return c.error();
+    std::vector<float> out(static_cast<size_t>(numElements(tensor.info.shape)));
+    if (Status s = convertRange(tensor, *c, 0, out); !s) return s.error();
     return out;
 }
 
-Result<data::Dataset> toDataset(const ModelFile& model, size_t index) {
+Result<data::Dataset> toDataset(const ModelFile& model, size_t index, std::optional<int64_t> stream_above_bytes) {
     auto tensor = model.load(index);
     if (!tensor) return tensor.error();
-    auto values = toFloat32(*tensor);
-    if (!values) return data::dataError(model.label() + ": " + values.error().message);
     data::Dataset set;
-    set.values = std::move(values).value();
     set.shape = tensor->info.shape;
     set.label = shortName(model.label()) + " \u203a " + tensor->info.name;
+    const double floatBytes = 4.0 * static_cast<double>(numElements(set.shape));
+    if (stream_above_bytes && floatBytes > static_cast<double>(*stream_above_bytes)) {
+        auto c = conversionOf(tensor->info);
+        if (!c) return data::dataError(model.label() + ": " + c.error().message);
+        set.stream = std::make_shared<const TensorStream>(std::move(tensor).value(), std::move(c).value(), set.label);
+        return set;
+    }
+    auto values = toFloat32(*tensor);
+    if (!values) return data::dataError(model.label() + ": " + values.error().message);
+    set.values = std::move(values).value();
     return set;
 }
 

@@ -5,6 +5,7 @@
 //  - integers without quantization (and bool) to the nearest float32.
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -18,8 +19,14 @@ namespace qs::modelfile {
 // of range).
 Result<std::vector<float>> toFloat32(const TensorData& tensor);
 
-// The tensor as the explorer's data set, labelled "FILE › TENSOR".
-Result<data::Dataset> toDataset(const ModelFile& model, size_t index);
+// The tensor as the explorer's data set, labelled "FILE › TENSOR". When its float32 values
+// would take more than `stream_above_bytes`, the set is streamed instead (Dataset::stream):
+// the stored bytes (a view into the memory-mapped file where the format stores them raw) are
+// converted chunk by chunk as the explorer reads them, so a tensor larger than the memory
+// budget is explored without a float32 copy. A zero point out of range for its codes then
+// fails the read that meets it.
+Result<data::Dataset> toDataset(const ModelFile& model, size_t index,
+                                std::optional<int64_t> stream_above_bytes = std::nullopt);
 
 // float16 / bfloat16 bit patterns to float32 (exact: every such value is a float32).
 float halfToFloat(uint16_t bits);

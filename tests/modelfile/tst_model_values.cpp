@@ -12,6 +12,7 @@
 #include "core/modelfile/model_file.h"
 #include "core/modelfile/readers.h"
 #include "core/modelfile/tensor_values.h"
+#include "memory_model.h"
 
 using namespace qs::modelfile;
 
@@ -227,6 +228,57 @@ private slots:
         QCOMPARE(set->label, std::string("mixed.npz \u203a fortran"));
         QCOMPARE(set->shape, (qs::Shape{2, 3}));
         QCOMPARE(set->values, (std::vector<float>{1, 2, 3, 4, 5, 6}));
+    }
+
+    // A tensor over the memory budget becomes a streamed data set whose values, read in
+    // chunks that cut across channels, are the loaded set's: float32 (a view of the stored
+    // bytes), float16, int8 per channel along axis 1, int8 per tensor. A zero point out of
+    // range fails the read that meets it, naming the tensor.
+    void aTensorOverTheBudgetIsStreamed() {
+        test::MemoryModel model("big.npz");
+        std::vector<float> f32(300 * 7);
+        for (size_t i = 0; i < f32.size(); ++i) f32[i] = std::sin(float(i)) * 3.0f;
+        std::vector<uint16_t> f16(64);
+        for (size_t i = 0; i < f16.size(); ++i) f16[i] = uint16_t(0x3C00 + i * 97);
+        std::vector<int8_t> codes(40 * 6);
+        for (size_t i = 0; i < codes.size(); ++i) codes[i] = int8_t(int(i * 37 % 255) - 127);
+        StoredQuantization perChannel{{0.5f, 0.25f, 2.0f, 1.0f, 0.125f, 4.0f}, {0, 1, -3, 5, 0, 2}, 1};
+        StoredQuantization perTensor{{0.1f}, {7}, 0};
+        model.addFloats("f32", {300, 7}, f32)
+            .add("f16", {8, 8}, DType::Float16, f16)
+            .add("q_axis1", {40, 6}, DType::Int8, codes, perChannel)
+            .add("q_tensor", {40, 6}, DType::Int8, codes, perTensor);
+        for (size_t index = 0; index < model.tensors().size(); ++index) {
+            const auto loaded = toDataset(model, index);
+            QVERIFY(loaded && !loaded->streamed());
+            QVERIFY(toDataset(model, index, int64_t(1) << 20)->values == loaded->values);  // under the budget
+            const auto streamed = toDataset(model, index, int64_t(0));
+            QVERIFY(streamed && streamed->streamed() && streamed->values.empty());
+            QCOMPARE(streamed->shape, loaded->shape);
+            QCOMPARE(streamed->label, loaded->label);
+            std::vector<float> read;
+            qs::data::ChunkOptions chunks;
+            chunks.chunk_elements = 13;  // runs and channels cut anywhere
+            QVERIFY(qs::data::forEachChunk(*streamed->stream, [&](int64_t, std::span<const float> v) {
+                read.insert(read.end(), v.begin(), v.end());
+                return qs::okStatus();
+            }, chunks));
+            QVERIFY2(read == loaded->values, model.tensors()[index].name.c_str());
+        }
+        QVERIFY(!toDataset(model, 0, int64_t(0))->stream->inMemory().empty());  // float32: a view
+
+        test::MemoryModel bad("bad.npz");
+        bad.add("codes", {4}, DType::Int64, std::vector<int64_t>{1, 2, 3, std::numeric_limits<int64_t>::max()},
+                StoredQuantization{{1.0f}, {-2}, 0});
+        const auto set = toDataset(bad, 0, int64_t(0));
+        QVERIFY(set && set->streamed());
+        std::vector<float> out(4);
+        const qs::Status failed = set->stream->read(0, out);
+        QVERIFY(!failed);
+        QVERIFY2(QString::fromStdString(failed.error().message).contains("tensor 'codes': zero point -2 is out of range"),
+                 failed.error().message.c_str());
+        QVERIFY(set->stream->read(0, std::span<float>(out).first(3)));
+        QCOMPARE(out[0], 3.0f);
     }
 };
 

@@ -73,6 +73,7 @@ private slots:
     void aFileOverTheBudgetOpensStreamed();
     void cancelStopsAStreamedPass();
     void analysesRunOnALabelledSample();
+    void aModelTensorOverTheBudgetOpensStreamed();
 
 private:
     void openStreamed();
@@ -223,6 +224,42 @@ void TstMainWindowLarge::analysesRunOnALabelledSample() {
     QVERIFY(QTest::qWaitFor([&] { return !shown.isEmpty(); }, 20000));
     QVERIFY2(tabs->comparisonView()->status()->text().startsWith(QStringLiteral("Off for this data set")),
              qPrintable(tabs->comparisonView()->status()->text()));
+}
+
+
+// A model file's tensor over the budget is streamed too: its stored bytes (mapped) are read
+// chunk by chunk, and the result is the in-memory one.
+void TstMainWindowLarge::aModelTensorOverTheBudgetOpensStreamed() {
+    values_ = fileValues();
+    const std::string header = "{\"w\":{\"dtype\":\"F32\",\"shape\":[" + std::to_string(kValues / 1000) +
+                               ",1000],\"data_offsets\":[0," + std::to_string(kValues * 4) + "]}}";
+    QByteArray bytes(8, '\0');
+    const uint64_t length = header.size();
+    std::memcpy(bytes.data(), &length, 8);  // little-endian on the machines this runs on
+    bytes += QByteArray::fromStdString(header);
+    bytes += QByteArray(reinterpret_cast<const char*>(values_.data()), qsizetype(values_.size() * 4));
+    const QString path = dir_->filePath(QStringLiteral("large.safetensors"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size());
+    f.close();
+    w_->dataService()->setMemoryBudget(int64_t{1} << 20);
+    DataSource source = model_->dataSource();
+    source.path = path;
+    source.tensor = QStringLiteral("w");
+    model_->setDataSource(source);
+    QVERIFY(settle());
+    const DatasetPtr d = w_->dataService()->dataset();
+    QVERIFY(d && d->streamed() && d->values.empty());
+    QCOMPARE(d->shape, (qs::Shape{kValues / 1000, 1000}));
+    CHECK(verifyShowsModel());
+    const ExplorerResultPtr r = w_->lastResult();
+    auto memory = qs::analysis::computeExplorer(model_->spec(), qs::TensorRef<float>{values_, d->shape});
+    QVERIFY(memory.ok());
+    QCOMPARE(r->stats.mse, memory->stats.mse);
+    QCOMPARE(r->stats.distinct_levels, memory->stats.distinct_levels);
+    QCOMPARE(r->data_hist.counts, memory->data_hist.counts);
+    QCOMPARE(r->error_hist.counts, memory->error_hist.counts);
+    QVERIFY(child<QLabel>("dataInfoLabel")->text().contains(QStringLiteral("Streamed from the file")));
 }
 
 QTEST_MAIN(TstMainWindowLarge)

@@ -31,7 +31,7 @@ qs::Result<DatasetPtr> DataService::loadNow(const DataSource& source, const std:
             return qs::data::dataError(QStringLiteral("%1: no tensor '%2'")
                                            .arg(QString::fromStdString((*model)->label()), source.tensor)
                                            .toStdString());
-        auto d = qs::modelfile::toDataset(**model, static_cast<size_t>(index));
+        auto d = qs::modelfile::toDataset(**model, static_cast<size_t>(index), streamAboveBytes);
         if (!d) return d.error();
         return DatasetPtr(std::make_shared<const qs::data::Dataset>(std::move(d).value()));
     }
