@@ -380,6 +380,8 @@ private:
     static int childAnalysis(const std::string& path, const tpu::QuantizationConfig& q,
                              const TableAnalysisOptions& options, const TableAnalysis& expected) {
         mallopt(M_ARENA_MAX, 1);  // no 64 MB malloc arena per thread
+        // Free heap the earlier tests left would hold the table without new address space.
+        malloc_trim(0);
         rlimit cap{};
         cap.rlim_cur = cap.rlim_max = static_cast<rlim_t>(mappedBytes() + (int64_t{48} << 20));
         if (setrlimit(RLIMIT_AS, &cap) != 0) return 6;
