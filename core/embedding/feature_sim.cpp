@@ -1,18 +1,16 @@
 #include "core/embedding/feature_sim.h"
 
-#include <Eigen/Core>
 #include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cmath>
-#include <exception>
 #include <cstring>
 #include <mutex>
 #include <new>
-#include <thread>
 
+#include "core/embedding/float_bounds.h"
 #include "core/embedding/occupancy.h"
-#include "core/thread_budget.h"
+#include "core/embedding/pair_stats.h"
 #include "core/tpu/tpu_embedding_lookup.h"
 
 namespace qs::embedding {
@@ -22,8 +20,9 @@ namespace {
 // Every gathered row's values against their simulated quantization: errorStats(gathered,
 // simulateQuantization(gathered), clip) without building either array (8M values each for
 // a 64K-id batch at dim 128). The pairs are summed in errorStats' order (blocks of
-// kStatsBlock positions, each through BlockedErrorSums, the blocks' sums added in order),
-// the blocks in parallel, so every sum is errorStats' bit for bit; the distinct quantized levels are counted from
+// kStatsBlock positions, each summed lane by lane as ErrorLanes does (vector code,
+// pair_stats.h), the blocks' sums added in order), the blocks in parallel, so every sum is
+// errorStats' bit for bit; the distinct quantized levels are counted from
 // the bucket indices used (each level is q * quantum + lower of its bucket q). For configs
 // checkOccupancyConfig accepts and ids that are valid rows.
 analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, std::span<const int64_t> ids,
@@ -35,20 +34,21 @@ analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, std::span<con
     // A bucket index reaches num_buckets at most (float rounding of (upper - lower) / quantum).
     const int64_t slots = config.num_buckets + 2;
     const auto lastSlot = static_cast<float>(slots - 1);
-    const auto spareSlot = static_cast<float>(slots);
-    const double lo = config.lower, hi = config.upper;
+    const double lo = config.lower, hi = config.upper;  // clipped: outside these, as errorStats' ClipRange
     const float* values = table.values.data();
     std::vector<analysis::ErrorSums> blockSums(static_cast<size_t>(blocks));
     std::vector<uint8_t> used(static_cast<size_t>(slots), 0);
     int64_t clipped = 0;
     std::mutex merge;
+    const SlotQuantizer quantizer{k, floatAtLeast(lo), floatAtMost(hi), lastSlot, static_cast<int32_t>(slots)};
     parallelFor(exec, blocks, 1, [&](int64_t b0, int64_t b1) {
         constexpr int64_t kStep = 4096;  // pairs gathered at a time (a multiple of the lanes)
-        std::vector<float> x(kStep), q(kStep), y(kStep);
+        std::vector<float> x(kStep), y(kStep);
+        std::vector<int32_t> slot(kStep);
         std::vector<uint8_t> seen(static_cast<size_t>(slots) + 1, 0);  // + the spare slot
         int64_t clips = 0;
         for (int64_t blk = b0; blk < b1; ++blk) {
-            analysis::BlockedErrorSums block;
+            analysis::ErrorLanes lanes;
             const int64_t end = std::min(pairs, (blk + 1) * analysis::kStatsBlock);
             for (int64_t p = blk * analysis::kStatsBlock; p < end; p += kStep) {
                 const int64_t n = std::min(kStep, end - p);
@@ -61,27 +61,14 @@ analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, std::span<con
                                 static_cast<size_t>(take) * sizeof(float));
                     j += take;
                 }
-                // simulateQuantization's Eigen expression, split after the floor to keep q.
-                Eigen::Map<const Eigen::ArrayXf> xs(x.data(), n);
-                Eigen::Map<Eigen::ArrayXf> qs(q.data(), n), ys(y.data(), n);
-                qs = ((xs.max(k.lower).min(k.upper) - k.lower) / k.quantum + 0.5f).floor();
-                ys = qs * k.quantum + k.lower;
-                block.addRun(x.data(), y.data(), n);
-                // Through raw pointers and without branches: a byte store may alias anything,
-                // so through the vectors every value reloaded their data pointers. A pair
-                // with a NaN marks the spare slot past the levels, never merged.
-                const float *xp = x.data(), *yp = y.data(), *qp = q.data();
+                quantizeWithSlots(x.data(), n, quantizer, y.data(), slot.data(), clips);
+                addPairRun(lanes, x.data(), y.data(), n);  // p - block start is a multiple of kStep
+                // A pair with a NaN marks the spare slot past the levels, never merged.
                 uint8_t* sp = seen.data();
-                const double low = lo, high = hi;  // locals too: not reloaded after each store
-                const float last = lastSlot, spare = spareSlot;
-                for (int64_t j = 0; j < n; ++j) {
-                    const double xi = xp[j];
-                    const bool counted = !(std::isnan(xi) || std::isnan(yp[j]));
-                    clips += counted && (xi < low || xi > high);
-                    sp[static_cast<size_t>(counted ? std::min(qp[j], last) : spare)] = 1;
-                }
+                const int32_t* sl = slot.data();
+                for (int64_t j = 0; j < n; ++j) sp[sl[j]] = 1;
             }
-            blockSums[static_cast<size_t>(blk)] = block.total();
+            blockSums[static_cast<size_t>(blk)] = lanes.fold();
         }
         const std::lock_guard lock(merge);
         clipped += clips;
@@ -139,8 +126,8 @@ Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdB
         return simulateFeatureReference(table, batch, combiner, quantization, exec);
 
     // One gather gives both activations; the gathered rows' statistics then run over the
-    // table rows again in parallel blocks (errorStats' order), and the activations' two
-    // statistics side by side.
+    // table rows again in parallel blocks (errorStats' order), then the activations' two
+    // statistics, each with its blocks in parallel.
     FeatureSimulation sim;
     const auto start = std::chrono::steady_clock::now();
     auto quantized = tpu::tpuEmbeddingLookup(table, batch.ids, batch.weights, combiner, quantization, exec,
@@ -156,30 +143,10 @@ Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdB
         return st.error();
     try {
         sim.gathered_rows = gatheredRowStats(table, ids, *quantization, exec);
+        sim.stats = pairStats(sim.float_activations.values, sim.quantized_activations.values, exec);
+        sim.stats_after_combine = pairStats(sim.float_activations.values, sim.quantized_after_combine.values, exec);
     } catch (const std::bad_alloc&) {
-        return Error{"ResourceExhausted", "out of memory for the gathered rows' statistics"};
-    }
-    {
-        std::optional<Result<analysis::ErrorStats>> after;
-        auto afterStats = [&] {
-            try {  // an exception escaping a std::thread would end the program
-                after = analysis::errorStats(sim.float_activations.values, sim.quantized_after_combine.values);
-            } catch (const std::exception& e) {
-                after = Result<analysis::ErrorStats>(Error{"ResourceExhausted", e.what()});
-            }
-        };
-        // The second thread is one of the process's workers, when one is free (the lease
-        // outlives the worker: it is given back after the join).
-        const BudgetLease second(ThreadBudget::process(), exec.threads > 1 ? 1 : 0);
-        std::jthread worker;
-        if (second.workers() > 0) worker = std::jthread(afterStats);
-        auto stats = analysis::errorStats(sim.float_activations.values, sim.quantized_activations.values);
-        if (!stats) return stats.error();
-        sim.stats = *stats;
-        if (worker.joinable()) worker.join();
-        else afterStats();
-        if (!*after) return after->error();
-        sim.stats_after_combine = **after;
+        return Error{"ResourceExhausted", "out of memory for the feature's error statistics"};
     }
     sim.examples = sim.float_activations.rows;
     sim.ids = batch.numIds();

@@ -30,8 +30,8 @@ struct FeatureSimulation {
 };
 
 // Without a quantization config, quantized == float and the stats show zero error.
-// The gathered rows' statistics are computed on a second thread while the lookups run,
-// without building the gathered arrays; every figure equals simulateFeatureReference's.
+// The gathered rows' statistics are computed from the table rows after the lookup, without
+// building the gathered arrays; every figure equals simulateFeatureReference's.
 // Errors: those of tpu::tpuEmbeddingLookup (ids out of range with TF's message, bad
 // combiner, ...).
 Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdBatch& batch,

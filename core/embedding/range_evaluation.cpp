@@ -6,6 +6,7 @@
 
 #include "core/embedding/block_reduce.h"
 #include "core/embedding/float_bounds.h"
+#include "core/embedding/vector_quantize.h"
 
 namespace qs::embedding {
 
@@ -13,8 +14,8 @@ namespace {
 
 // GCC vector extensions: 8 floats, one per lane, and the lanes' sums as doubles. Every clone
 // runs the same IEEE operations per lane (-ffp-contract=off): the same bits everywhere.
-typedef float f8 __attribute__((vector_size(32)));
-typedef int32_t i8 __attribute__((vector_size(32)));
+using vec::f8;
+using vec::i8;
 typedef double d8 __attribute__((vector_size(64)));
 static_assert(kEvalLanes == 8);
 
@@ -44,24 +45,18 @@ struct Lanes {
 };
 
 // One candidate over x[0, n), n a multiple of the lanes and x[0] in lane 0: err2 lane l adds
-// (x - q(x))^2 of the values at l, l + 8, ... in order. q(x) is simulateQuantizationF32's
-// formula: the argument of floor is >= 0.5 (or NaN when the range is degenerate), so below
-// 2^23 floor is the truncation to an integer, and from 2^23 on every float is an integer.
+// (x - q(x))^2 of the values at l, l + 8, ... in order (q: simulateQuantizationF32).
 QS_EVAL_CLONES void addCandidate(const float* x, int64_t n, const Candidate& c, bool countClipped, Lanes& lanes) {
-    const f8 lower = f8{} + c.k.lower, upper = f8{} + c.k.upper, quantum = f8{} + c.k.quantum;
-    const f8 half = f8{} + 0.5f, integral = f8{} + 0x1p23f, clipLo = f8{} + c.clip_lo, clipHi = f8{} + c.clip_hi;
+    const vec::Quantizer8 quantizer(c.k);
+    const f8 clipLo = f8{} + c.clip_lo, clipHi = f8{} + c.clip_hi;
     d8 acc;
     std::memcpy(&acc, lanes.err2, sizeof acc);
     i8 clipped{};
     for (int64_t i = 0; i < n; i += kEvalLanes) {
         f8 v;
         std::memcpy(&v, x + i, sizeof v);
-        f8 cv = v < lower ? lower : v;
-        cv = upper < cv ? upper : cv;
-        const f8 t = (cv - lower) / quantum + half;
-        const i8 small = t < integral;
-        const f8 whole = __builtin_convertvector(__builtin_convertvector(small ? t : f8{}, i8), f8);
-        const f8 y = (small ? whole : t) * quantum + lower;
+        f8 b, y;
+        quantizer.apply(v, b, y);
         const d8 e = __builtin_convertvector(v, d8) - __builtin_convertvector(y, d8);
         acc += e * e;
         if (countClipped) clipped -= (v < clipLo) | (v > clipHi);  // true is -1

@@ -189,7 +189,7 @@ private slots:
         }
     }
 
-    // simulateFeature (gathered rows measured on the fly, on a second thread) against the
+    // simulateFeature (gathered rows measured on the fly, from the table rows) against the
     // reference that builds the gathered arrays: every matrix and statistic bit for bit.
     void featureEqualsReference() {
         const tpu::QuantizationConfig q{256, -0.2, 0.2};
