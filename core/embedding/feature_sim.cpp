@@ -8,7 +8,7 @@
 #include <mutex>
 #include <new>
 
-#include "core/embedding/float_bounds.h"
+#include "core/embedding/gathered_order.h"
 #include "core/embedding/occupancy.h"
 #include "core/embedding/pair_stats.h"
 #include "core/tpu/tpu_embedding_lookup.h"
@@ -17,79 +17,52 @@ namespace qs::embedding {
 
 namespace {
 
-// Every gathered row's values against their simulated quantization: errorStats(gathered,
-// simulateQuantization(gathered), clip) without building either array (8M values each for
-// a 64K-id batch at dim 128). The pairs are summed in errorStats' order (blocks of
-// kStatsBlock positions, each summed lane by lane as ErrorLanes does (vector code,
-// pair_stats.h), the blocks' sums added in order), the blocks in parallel, so every sum is
-// errorStats' bit for bit; the distinct quantized levels are counted from
-// the bucket indices used (each level is q * quantum + lower of its bucket q). For configs
-// checkOccupancyConfig accepts and ids that are valid rows.
-analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, std::span<const int64_t> ids,
+// Every gathered row's values against their simulated quantization, in gathered_order.h's
+// order: each distinct row measured once (vector code, pair_stats.h), the rows in parallel,
+// then their sums added in ascending id order, each times its multiplicity. The distinct
+// quantized levels are counted from the bucket indices used (each level is q * quantum +
+// lower of its bucket q). For configs checkOccupancyConfig accepts and ids that are valid rows.
+analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, const IdCounts& distinct,
                                       const tpu::QuantizationConfig& config, const Exec& exec) {
-    const tpu::SimQuantF32 k = tpu::prepareF32(config);
     const int64_t dim = table.cols;
-    const int64_t pairs = static_cast<int64_t>(ids.size()) * dim;
-    const int64_t blocks = (pairs + analysis::kStatsBlock - 1) / analysis::kStatsBlock;
-    // A bucket index reaches num_buckets at most (float rounding of (upper - lower) / quantum).
-    const int64_t slots = config.num_buckets + 2;
-    const auto lastSlot = static_cast<float>(slots - 1);
-    const double lo = config.lower, hi = config.upper;  // clipped: outside these, as errorStats' ClipRange
+    const auto rows = static_cast<int64_t>(distinct.ids.size());
+    const SlotQuantizer quantizer = slotQuantizer(config);
     const float* values = table.values.data();
-    std::vector<analysis::ErrorSums> blockSums(static_cast<size_t>(blocks));
-    std::vector<uint8_t> used(static_cast<size_t>(slots), 0);
-    int64_t clipped = 0;
+    const int64_t* ids = distinct.ids.data();
+    std::vector<analysis::ErrorSums> rowSums(static_cast<size_t>(rows));
+    std::vector<uint8_t> used(static_cast<size_t>(quantizer.spare_slot) + 1, 0);
     std::mutex merge;
-    const SlotQuantizer quantizer{k, floatAtLeast(lo), floatAtMost(hi), lastSlot, static_cast<int32_t>(slots)};
-    parallelFor(exec, blocks, 1, [&](int64_t b0, int64_t b1) {
-        constexpr int64_t kStep = 4096;  // pairs gathered at a time (a multiple of the lanes)
-        std::vector<float> x(kStep), y(kStep);
-        std::vector<int32_t> slot(kStep);
-        std::vector<uint8_t> seen(static_cast<size_t>(slots) + 1, 0);  // + the spare slot
-        int64_t clips = 0;
-        for (int64_t blk = b0; blk < b1; ++blk) {
+    parallelFor(exec, rows, std::max<int64_t>(1, kParallelMinPerThread / std::max<int64_t>(dim, 1)),
+                [&](int64_t r0, int64_t r1) {
+        std::vector<float> y(static_cast<size_t>(dim));
+        std::vector<int32_t> slot(static_cast<size_t>(dim));
+        std::vector<uint8_t> seen(used.size(), 0);
+        constexpr int64_t kAhead = 8;  // rows prefetched ahead: a row of random ids is a cache miss
+        for (int64_t r = r0; r < r1; ++r) {
+            if (r + kAhead < r1)
+                for (int64_t o = 0; o < dim; o += 16) __builtin_prefetch(values + ids[r + kAhead] * dim + o);
+            const float* x = values + ids[r] * dim;
+            int64_t clipped = 0;
+            quantizeWithSlots(x, dim, quantizer, y.data(), slot.data(), clipped);
             analysis::ErrorLanes lanes;
-            const int64_t end = std::min(pairs, (blk + 1) * analysis::kStatsBlock);
-            for (int64_t p = blk * analysis::kStatsBlock; p < end; p += kStep) {
-                const int64_t n = std::min(kStep, end - p);
-                // Gather pairs [p, p + n): row ids[r], from column c on.
-                for (int64_t j = 0, r = p / dim, c = p % dim; j < n; ++r, c = 0) {
-                    const int64_t take = std::min(dim - c, n - j);
-                    if (r + 8 < static_cast<int64_t>(ids.size()))
-                        for (int64_t o = 0; o < dim; o += 16) __builtin_prefetch(values + ids[static_cast<size_t>(r + 8)] * dim + o);
-                    std::memcpy(x.data() + j, values + ids[static_cast<size_t>(r)] * dim + c,
-                                static_cast<size_t>(take) * sizeof(float));
-                    j += take;
-                }
-                quantizeWithSlots(x.data(), n, quantizer, y.data(), slot.data(), clips);
-                addPairRun(lanes, x.data(), y.data(), n);  // p - block start is a multiple of kStep
-                // A pair with a NaN marks the spare slot past the levels, never merged.
-                uint8_t* sp = seen.data();
-                const int32_t* sl = slot.data();
-                for (int64_t j = 0; j < n; ++j) sp[sl[j]] = 1;
-            }
-            blockSums[static_cast<size_t>(blk)] = lanes.fold();
+            addPairRun(lanes, x, y.data(), dim);
+            analysis::ErrorSums& sums = rowSums[static_cast<size_t>(r)];
+            sums = lanes.fold();
+            sums.clipped = clipped;
+            // A pair with a NaN marks the spare slot past the levels, never merged.
+            uint8_t* sp = seen.data();
+            const int32_t* sl = slot.data();
+            for (int64_t j = 0; j < dim; ++j) sp[sl[j]] = 1;
         }
         const std::lock_guard lock(merge);
-        clipped += clips;
         for (size_t j = 0; j < used.size(); ++j) used[j] |= seen[j];
     });
     analysis::ErrorSums sums;
-    for (const analysis::ErrorSums& b : blockSums) sums.merge(b);
-    sums.clipped = clipped;
+    for (int64_t r = 0; r < rows; ++r)
+        addRowSums(sums, rowSums[static_cast<size_t>(r)], distinct.counts[static_cast<size_t>(r)]);
     analysis::ErrorStats s = analysis::statsFromSums(sums);
-    if (s.count == 0) return s;
-    std::vector<float> levels;
-    for (int64_t j = 0; j < slots; ++j)
-        if (used[static_cast<size_t>(j)]) levels.push_back(static_cast<float>(j) * k.quantum + k.lower);
-    s.distinct_levels = analysis::distinctValues(levels);
+    if (s.count > 0) s.distinct_levels = distinctLevels(used, quantizer);
     return s;
-}
-
-// Distinct ids by sorting a copy (64K ids sort in about a millisecond).
-int64_t countUniqueSorted(std::vector<int64_t> ids) {
-    std::sort(ids.begin(), ids.end());
-    return static_cast<int64_t>(std::unique(ids.begin(), ids.end()) - ids.begin());
 }
 
 }  // namespace
@@ -106,13 +79,39 @@ int64_t countEmptyExamples(const tpu::SparseIds& ids) {
     return batch - filled;
 }
 
-int64_t countUniqueIds(const std::vector<int64_t>& ids, int64_t rows) {
-    if (rows > (int64_t{1} << 27)) return countUniqueSorted(ids);
+IdCounts distinctIds(std::span<const int64_t> ids, int64_t rows) {
+    IdCounts d;
+    if (rows > (int64_t{1} << 27)) {
+        std::vector<int64_t> sorted(ids.begin(), ids.end());
+        std::sort(sorted.begin(), sorted.end());
+        for (size_t i = 0; i < sorted.size(); ++i) {
+            if (i == 0 || sorted[i] != sorted[i - 1]) d.ids.push_back(sorted[i]), d.counts.push_back(0);
+            ++d.counts.back();
+        }
+        return d;
+    }
+    // A bit per row; an id's index among the distinct ones is the bits set before its own.
     std::vector<uint64_t> seen(static_cast<size_t>((rows + 63) / 64), 0);
     for (int64_t id : ids) seen[static_cast<size_t>(id >> 6)] |= uint64_t{1} << (id & 63);
+    std::vector<int64_t> before(seen.size());
     int64_t n = 0;
-    for (uint64_t w : seen) n += std::popcount(w);
-    return n;
+    for (size_t w = 0; w < seen.size(); ++w) {
+        before[w] = n;
+        for (uint64_t bitsLeft = seen[w]; bitsLeft; bitsLeft &= bitsLeft - 1)
+            d.ids.push_back(static_cast<int64_t>(w) * 64 + std::countr_zero(bitsLeft));
+        n += std::popcount(seen[w]);
+    }
+    d.counts.assign(d.ids.size(), 0);
+    for (int64_t id : ids) {
+        const uint64_t w = seen[static_cast<size_t>(id >> 6)];
+        const uint64_t lower = (id & 63) == 0 ? 0 : w << (64 - (id & 63));
+        ++d.counts[static_cast<size_t>(before[static_cast<size_t>(id >> 6)] + std::popcount(lower))];
+    }
+    return d;
+}
+
+int64_t countUniqueIds(const std::vector<int64_t>& ids, int64_t rows) {
+    return static_cast<int64_t>(distinctIds(ids, rows).ids.size());
 }
 
 Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdBatch& batch,
@@ -137,20 +136,18 @@ Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdB
     sim.lookup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     sim.quantized_after_combine = {sim.float_activations.rows, sim.float_activations.cols,
                                    std::vector<float>(sim.float_activations.values.size())};
-    if (auto st = tpu::simulateQuantization(sim.float_activations.values, sim.quantized_after_combine.values,
-                                            *quantization, exec);
-        !st)
-        return st.error();
     try {
-        sim.gathered_rows = gatheredRowStats(table, ids, *quantization, exec);
+        const IdCounts distinct = distinctIds(ids, table.rows);
+        sim.unique_ids = static_cast<int64_t>(distinct.ids.size());
+        sim.gathered_rows = gatheredRowStats(table, distinct, *quantization, exec);
         sim.stats = pairStats(sim.float_activations.values, sim.quantized_activations.values, exec);
-        sim.stats_after_combine = pairStats(sim.float_activations.values, sim.quantized_after_combine.values, exec);
+        sim.stats_after_combine = quantizedPairStats(sim.float_activations.values, sim.quantized_after_combine.values,
+                                                     *quantization, exec);
     } catch (const std::bad_alloc&) {
         return Error{"ResourceExhausted", "out of memory for the feature's error statistics"};
     }
     sim.examples = sim.float_activations.rows;
     sim.ids = batch.numIds();
-    sim.unique_ids = countUniqueIds(ids, table.rows);
     sim.empty_examples = countEmptyExamples(batch.ids);
     return sim;
 }

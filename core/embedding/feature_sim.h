@@ -50,8 +50,8 @@ Result<FeatureSimulation> simulateFeatureReference(const tpu::RowMatrix& table, 
 
 // Examples in [0, dense_shape[0]) without any id (the TPU dequeues zero rows for them).
 int64_t countEmptyExamples(const tpu::SparseIds& ids);
-// Distinct ids among ids that are valid rows of a table of `rows` (a bitmap of the rows,
-// or a sort for tables over 2^27 rows).
+// Distinct ids among ids that are valid rows of a table of `rows` (distinctIds,
+// gathered_order.h).
 int64_t countUniqueIds(const std::vector<int64_t>& ids, int64_t rows);
 
 }  // namespace qs::embedding

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/analysis/distinct_counter.h"
+#include "core/embedding/float_bounds.h"
 #include "core/embedding/vector_quantize.h"
 #include "core/ops/kernel_util.h"  // QS_VECTOR_CLONES
 
@@ -96,6 +97,53 @@ QS_VECTOR_CLONES void quantizeWithSlots(const float* x, int64_t n, const SlotQua
         slots[i] = bad ? q.spare_slot : static_cast<int32_t>(std::min(b, q.last_slot));
         clipped += !bad && (x[i] < q.clip_lo || x[i] > q.clip_hi);
     }
+}
+
+SlotQuantizer slotQuantizer(const tpu::QuantizationConfig& config) {
+    const int64_t slots = config.num_buckets + 2;
+    return {tpu::prepareF32(config), floatAtLeast(config.lower), floatAtMost(config.upper),
+            static_cast<float>(slots - 1), static_cast<int32_t>(slots)};
+}
+
+int64_t distinctLevels(const std::vector<uint8_t>& used, const SlotQuantizer& q) {
+    std::vector<float> levels;
+    for (int64_t j = 0; j < q.spare_slot; ++j)
+        if (used[static_cast<size_t>(j)]) levels.push_back(static_cast<float>(j) * q.k.quantum + q.k.lower);
+    return analysis::distinctValues(levels);
+}
+
+analysis::ErrorStats quantizedPairStats(std::span<const float> x, std::span<float> y,
+                                        const tpu::QuantizationConfig& config, const Exec& exec) {
+    const SlotQuantizer quantizer = slotQuantizer(config);
+    const auto n = static_cast<int64_t>(x.size());
+    const int64_t blocks = (n + analysis::kStatsBlock - 1) / analysis::kStatsBlock;
+    std::vector<analysis::ErrorSums> blockSums(static_cast<size_t>(blocks));
+    std::vector<uint8_t> used(static_cast<size_t>(quantizer.spare_slot) + 1, 0);
+    std::mutex merge;
+    parallelFor(exec, blocks, 1, [&](int64_t b0, int64_t b1) {
+        constexpr int64_t kStep = 4096;  // a multiple of the lanes
+        std::vector<int32_t> slot(kStep);
+        std::vector<uint8_t> seen(used.size(), 0);
+        for (int64_t b = b0; b < b1; ++b) {
+            analysis::ErrorLanes lanes;
+            const int64_t end = std::min(n, (b + 1) * analysis::kStatsBlock);
+            for (int64_t p = b * analysis::kStatsBlock; p < end; p += kStep) {
+                const int64_t len = std::min(kStep, end - p);
+                int64_t clipped = 0;  // errorStats is called without a clip range here
+                quantizeWithSlots(x.data() + p, len, quantizer, y.data() + p, slot.data(), clipped);
+                addPairRun(lanes, x.data() + p, y.data() + p, len);
+                for (int64_t j = 0; j < len; ++j) seen[static_cast<size_t>(slot[static_cast<size_t>(j)])] = 1;
+            }
+            blockSums[static_cast<size_t>(b)] = lanes.fold();
+        }
+        const std::lock_guard lock(merge);
+        for (size_t j = 0; j < used.size(); ++j) used[j] |= seen[j];
+    });
+    analysis::ErrorSums sums;
+    for (const analysis::ErrorSums& b : blockSums) sums.merge(b);
+    analysis::ErrorStats s = analysis::statsFromSums(sums);
+    if (s.count > 0) s.distinct_levels = distinctLevels(used, quantizer);
+    return s;
 }
 
 analysis::ErrorStats pairStats(std::span<const float> x, std::span<const float> y, const Exec& exec) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "core/analysis/error_stats.h"
 #include "core/tensor.h"
@@ -26,6 +27,19 @@ struct SlotQuantizer {
 };
 void quantizeWithSlots(const float* x, int64_t n, const SlotQuantizer& q, float* y, int32_t* slots,
                        int64_t& clipped);
+
+// The slots of a config: a bucket index reaches num_buckets at most (float rounding of
+// (upper - lower) / quantum), so last_slot = num_buckets + 1 and spare_slot = num_buckets + 2;
+// the clip bounds are the config's. For configs checkOccupancyConfig accepts.
+SlotQuantizer slotQuantizer(const tpu::QuantizationConfig& config);
+// Distinct levels q * quantum + lower among the slots marked in used[0, last_slot].
+int64_t distinctLevels(const std::vector<uint8_t>& used, const SlotQuantizer& q);
+
+// errorStats(x, y) (no clip range) for y = simulateQuantization(x), which it writes: each
+// block quantized and summed in one step, the blocks in parallel, the distinct levels counted
+// from the buckets used. x and y the same size; a config checkOccupancyConfig accepts.
+analysis::ErrorStats quantizedPairStats(std::span<const float> x, std::span<float> y,
+                                        const tpu::QuantizationConfig& config, const Exec& exec);
 
 // errorStats(x, y) (no clip range) with its blocks summed in parallel. x and y the same size.
 analysis::ErrorStats pairStats(std::span<const float> x, std::span<const float> y, const Exec& exec);
