@@ -6,7 +6,6 @@
 #include <chrono>
 #include <exception>
 #include <cmath>
-#include <map>
 
 #include "core/embedding/feature_sim.h"
 #include "core/embedding/gathered_order.h"
@@ -50,12 +49,11 @@ Result<FeatureSimulation> simulateFeatureReference(const tpu::RowMatrix& table, 
     // Every gathered row, float and simulated, measured in gathered_order.h's order: each
     // distinct row once (ascending id), counted as often as the batch names it. The ids are
     // valid here (the lookups checked).
-    std::map<int64_t, int64_t> multiplicity;
-    for (int64_t id : batch.ids.values) ++multiplicity[id];
+    const IdCounts distinct = distinctIds(batch.ids.values, table.rows);
     analysis::ErrorSums sums;
     std::vector<float> levels;  // the quantized values of counted pairs
-    for (const auto& [id, times] : multiplicity) {
-        const auto row = table.row(id);
+    for (size_t r = 0; r < distinct.ids.size(); ++r) {
+        const auto row = table.row(distinct.ids[r]);
         std::vector<float> quantized(row.begin(), row.end());
         if (quantization)
             if (auto st = tpu::simulateQuantization(row, quantized, *quantization, exec); !st) return st.error();
@@ -70,7 +68,7 @@ Result<FeatureSimulation> simulateFeatureReference(const tpu::RowMatrix& table, 
         }
         analysis::ErrorSums rowSums = lanes.fold();
         rowSums.clipped = clipped;
-        addRowSums(sums, rowSums, times);
+        addRowSums(sums, rowSums, distinct.counts[r]);
     }
     sim.gathered_rows = analysis::statsFromSums(sums);
     if (sim.gathered_rows.count > 0) sim.gathered_rows.distinct_levels = analysis::distinctValues(levels);
