@@ -10,6 +10,7 @@
 // differ from summing every pair only by rounding.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <vector>
