@@ -1,108 +1,68 @@
 #include "core/embedding/feature_sim.h"
 
-#include <Eigen/Core>
 #include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cmath>
-#include <exception>
 #include <cstring>
 #include <mutex>
 #include <new>
-#include <thread>
 
+#include "core/embedding/gathered_order.h"
 #include "core/embedding/occupancy.h"
-#include "core/thread_budget.h"
+#include "core/embedding/pair_stats.h"
 #include "core/tpu/tpu_embedding_lookup.h"
 
 namespace qs::embedding {
 
 namespace {
 
-// Every gathered row's values against their simulated quantization: errorStats(gathered,
-// simulateQuantization(gathered), clip) without building either array (8M values each for
-// a 64K-id batch at dim 128). The pairs are summed in errorStats' order (blocks of
-// kStatsBlock positions, each through BlockedErrorSums, the blocks' sums added in order),
-// the blocks in parallel, so every sum is errorStats' bit for bit; the distinct quantized levels are counted from
-// the bucket indices used (each level is q * quantum + lower of its bucket q). For configs
-// checkOccupancyConfig accepts and ids that are valid rows.
-analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, std::span<const int64_t> ids,
+// Every gathered row's values against their simulated quantization, in gathered_order.h's
+// order: each distinct row measured once (vector code, pair_stats.h), the rows in parallel,
+// then their sums added in ascending id order, each times its multiplicity. The distinct
+// quantized levels are counted from the bucket indices used (each level is q * quantum +
+// lower of its bucket q). For configs checkOccupancyConfig accepts and ids that are valid rows.
+analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, const IdCounts& distinct,
                                       const tpu::QuantizationConfig& config, const Exec& exec) {
-    const tpu::SimQuantF32 k = tpu::prepareF32(config);
     const int64_t dim = table.cols;
-    const int64_t pairs = static_cast<int64_t>(ids.size()) * dim;
-    const int64_t blocks = (pairs + analysis::kStatsBlock - 1) / analysis::kStatsBlock;
-    // A bucket index reaches num_buckets at most (float rounding of (upper - lower) / quantum).
-    const int64_t slots = config.num_buckets + 2;
-    const auto lastSlot = static_cast<float>(slots - 1);
-    const auto spareSlot = static_cast<float>(slots);
-    const double lo = config.lower, hi = config.upper;
+    const auto rows = static_cast<int64_t>(distinct.ids.size());
+    const SlotQuantizer quantizer = slotQuantizer(config);
     const float* values = table.values.data();
-    std::vector<analysis::ErrorSums> blockSums(static_cast<size_t>(blocks));
-    std::vector<uint8_t> used(static_cast<size_t>(slots), 0);
-    int64_t clipped = 0;
+    const int64_t* ids = distinct.ids.data();
+    std::vector<analysis::ErrorSums> rowSums(static_cast<size_t>(rows));
+    std::vector<uint8_t> used(static_cast<size_t>(quantizer.spare_slot) + 1, 0);
     std::mutex merge;
-    parallelFor(exec, blocks, 1, [&](int64_t b0, int64_t b1) {
-        constexpr int64_t kStep = 4096;  // pairs gathered at a time (a multiple of the lanes)
-        std::vector<float> x(kStep), q(kStep), y(kStep);
-        std::vector<uint8_t> seen(static_cast<size_t>(slots) + 1, 0);  // + the spare slot
-        int64_t clips = 0;
-        for (int64_t blk = b0; blk < b1; ++blk) {
-            analysis::BlockedErrorSums block;
-            const int64_t end = std::min(pairs, (blk + 1) * analysis::kStatsBlock);
-            for (int64_t p = blk * analysis::kStatsBlock; p < end; p += kStep) {
-                const int64_t n = std::min(kStep, end - p);
-                // Gather pairs [p, p + n): row ids[r], from column c on.
-                for (int64_t j = 0, r = p / dim, c = p % dim; j < n; ++r, c = 0) {
-                    const int64_t take = std::min(dim - c, n - j);
-                    if (r + 8 < static_cast<int64_t>(ids.size()))
-                        for (int64_t o = 0; o < dim; o += 16) __builtin_prefetch(values + ids[static_cast<size_t>(r + 8)] * dim + o);
-                    std::memcpy(x.data() + j, values + ids[static_cast<size_t>(r)] * dim + c,
-                                static_cast<size_t>(take) * sizeof(float));
-                    j += take;
-                }
-                // simulateQuantization's Eigen expression, split after the floor to keep q.
-                Eigen::Map<const Eigen::ArrayXf> xs(x.data(), n);
-                Eigen::Map<Eigen::ArrayXf> qs(q.data(), n), ys(y.data(), n);
-                qs = ((xs.max(k.lower).min(k.upper) - k.lower) / k.quantum + 0.5f).floor();
-                ys = qs * k.quantum + k.lower;
-                block.addRun(x.data(), y.data(), n);
-                // Through raw pointers and without branches: a byte store may alias anything,
-                // so through the vectors every value reloaded their data pointers. A pair
-                // with a NaN marks the spare slot past the levels, never merged.
-                const float *xp = x.data(), *yp = y.data(), *qp = q.data();
-                uint8_t* sp = seen.data();
-                const double low = lo, high = hi;  // locals too: not reloaded after each store
-                const float last = lastSlot, spare = spareSlot;
-                for (int64_t j = 0; j < n; ++j) {
-                    const double xi = xp[j];
-                    const bool counted = !(std::isnan(xi) || std::isnan(yp[j]));
-                    clips += counted && (xi < low || xi > high);
-                    sp[static_cast<size_t>(counted ? std::min(qp[j], last) : spare)] = 1;
-                }
-            }
-            blockSums[static_cast<size_t>(blk)] = block.total();
+    parallelFor(exec, rows, std::max<int64_t>(1, kParallelMinPerThread / std::max<int64_t>(dim, 1)),
+                [&](int64_t r0, int64_t r1) {
+        std::vector<float> y(static_cast<size_t>(dim));
+        std::vector<int32_t> slot(static_cast<size_t>(dim));
+        std::vector<uint8_t> seen(used.size(), 0);
+        constexpr int64_t kAhead = 8;  // rows prefetched ahead: a row of random ids is a cache miss
+        for (int64_t r = r0; r < r1; ++r) {
+            if (r + kAhead < r1)
+                for (int64_t o = 0; o < dim; o += 16) __builtin_prefetch(values + ids[r + kAhead] * dim + o);
+            const float* x = values + ids[r] * dim;
+            int64_t clipped = 0;
+            quantizeWithSlots(x, dim, quantizer, y.data(), slot.data(), clipped);
+            analysis::ErrorLanes lanes;
+            addPairRun(lanes, x, y.data(), dim);
+            analysis::ErrorSums& sums = rowSums[static_cast<size_t>(r)];
+            sums = lanes.fold();
+            sums.clipped = clipped;
+            // A pair with a NaN marks the spare slot past the levels, never merged.
+            uint8_t* sp = seen.data();
+            const int32_t* sl = slot.data();
+            for (int64_t j = 0; j < dim; ++j) sp[sl[j]] = 1;
         }
         const std::lock_guard lock(merge);
-        clipped += clips;
         for (size_t j = 0; j < used.size(); ++j) used[j] |= seen[j];
     });
     analysis::ErrorSums sums;
-    for (const analysis::ErrorSums& b : blockSums) sums.merge(b);
-    sums.clipped = clipped;
+    for (int64_t r = 0; r < rows; ++r)
+        addRowSums(sums, rowSums[static_cast<size_t>(r)], distinct.counts[static_cast<size_t>(r)]);
     analysis::ErrorStats s = analysis::statsFromSums(sums);
-    if (s.count == 0) return s;
-    std::vector<float> levels;
-    for (int64_t j = 0; j < slots; ++j)
-        if (used[static_cast<size_t>(j)]) levels.push_back(static_cast<float>(j) * k.quantum + k.lower);
-    s.distinct_levels = analysis::distinctValues(levels);
+    if (s.count > 0) s.distinct_levels = distinctLevels(used, quantizer);
     return s;
-}
-
-// Distinct ids by sorting a copy (64K ids sort in about a millisecond).
-int64_t countUniqueSorted(std::vector<int64_t> ids) {
-    std::sort(ids.begin(), ids.end());
-    return static_cast<int64_t>(std::unique(ids.begin(), ids.end()) - ids.begin());
 }
 
 }  // namespace
@@ -119,13 +79,39 @@ int64_t countEmptyExamples(const tpu::SparseIds& ids) {
     return batch - filled;
 }
 
-int64_t countUniqueIds(const std::vector<int64_t>& ids, int64_t rows) {
-    if (rows > (int64_t{1} << 27)) return countUniqueSorted(ids);
+IdCounts distinctIds(std::span<const int64_t> ids, int64_t rows) {
+    IdCounts d;
+    if (rows > (int64_t{1} << 27)) {
+        std::vector<int64_t> sorted(ids.begin(), ids.end());
+        std::sort(sorted.begin(), sorted.end());
+        for (size_t i = 0; i < sorted.size(); ++i) {
+            if (i == 0 || sorted[i] != sorted[i - 1]) d.ids.push_back(sorted[i]), d.counts.push_back(0);
+            ++d.counts.back();
+        }
+        return d;
+    }
+    // A bit per row; an id's index among the distinct ones is the bits set before its own.
     std::vector<uint64_t> seen(static_cast<size_t>((rows + 63) / 64), 0);
     for (int64_t id : ids) seen[static_cast<size_t>(id >> 6)] |= uint64_t{1} << (id & 63);
+    std::vector<int64_t> before(seen.size());
     int64_t n = 0;
-    for (uint64_t w : seen) n += std::popcount(w);
-    return n;
+    for (size_t w = 0; w < seen.size(); ++w) {
+        before[w] = n;
+        for (uint64_t bitsLeft = seen[w]; bitsLeft; bitsLeft &= bitsLeft - 1)
+            d.ids.push_back(static_cast<int64_t>(w) * 64 + std::countr_zero(bitsLeft));
+        n += std::popcount(seen[w]);
+    }
+    d.counts.assign(d.ids.size(), 0);
+    for (int64_t id : ids) {
+        const uint64_t w = seen[static_cast<size_t>(id >> 6)];
+        const uint64_t lower = (id & 63) == 0 ? 0 : w << (64 - (id & 63));
+        ++d.counts[static_cast<size_t>(before[static_cast<size_t>(id >> 6)] + std::popcount(lower))];
+    }
+    return d;
+}
+
+int64_t countUniqueIds(const std::vector<int64_t>& ids, int64_t rows) {
+    return static_cast<int64_t>(distinctIds(ids, rows).ids.size());
 }
 
 Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdBatch& batch,
@@ -139,8 +125,8 @@ Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdB
         return simulateFeatureReference(table, batch, combiner, quantization, exec);
 
     // One gather gives both activations; the gathered rows' statistics then run over the
-    // table rows again in parallel blocks (errorStats' order), and the activations' two
-    // statistics side by side.
+    // table rows again in parallel blocks (errorStats' order), then the activations' two
+    // statistics, each with its blocks in parallel.
     FeatureSimulation sim;
     const auto start = std::chrono::steady_clock::now();
     auto quantized = tpu::tpuEmbeddingLookup(table, batch.ids, batch.weights, combiner, quantization, exec,
@@ -150,40 +136,18 @@ Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdB
     sim.lookup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     sim.quantized_after_combine = {sim.float_activations.rows, sim.float_activations.cols,
                                    std::vector<float>(sim.float_activations.values.size())};
-    if (auto st = tpu::simulateQuantization(sim.float_activations.values, sim.quantized_after_combine.values,
-                                            *quantization, exec);
-        !st)
-        return st.error();
     try {
-        sim.gathered_rows = gatheredRowStats(table, ids, *quantization, exec);
+        const IdCounts distinct = distinctIds(ids, table.rows);
+        sim.unique_ids = static_cast<int64_t>(distinct.ids.size());
+        sim.gathered_rows = gatheredRowStats(table, distinct, *quantization, exec);
+        sim.stats = pairStats(sim.float_activations.values, sim.quantized_activations.values, exec);
+        sim.stats_after_combine = quantizedPairStats(sim.float_activations.values, sim.quantized_after_combine.values,
+                                                     *quantization, exec);
     } catch (const std::bad_alloc&) {
-        return Error{"ResourceExhausted", "out of memory for the gathered rows' statistics"};
-    }
-    {
-        std::optional<Result<analysis::ErrorStats>> after;
-        auto afterStats = [&] {
-            try {  // an exception escaping a std::thread would end the program
-                after = analysis::errorStats(sim.float_activations.values, sim.quantized_after_combine.values);
-            } catch (const std::exception& e) {
-                after = Result<analysis::ErrorStats>(Error{"ResourceExhausted", e.what()});
-            }
-        };
-        // The second thread is one of the process's workers, when one is free (the lease
-        // outlives the worker: it is given back after the join).
-        const BudgetLease second(ThreadBudget::process(), exec.threads > 1 ? 1 : 0);
-        std::jthread worker;
-        if (second.workers() > 0) worker = std::jthread(afterStats);
-        auto stats = analysis::errorStats(sim.float_activations.values, sim.quantized_activations.values);
-        if (!stats) return stats.error();
-        sim.stats = *stats;
-        if (worker.joinable()) worker.join();
-        else afterStats();
-        if (!*after) return after->error();
-        sim.stats_after_combine = **after;
+        return Error{"ResourceExhausted", "out of memory for the feature's error statistics"};
     }
     sim.examples = sim.float_activations.rows;
     sim.ids = batch.numIds();
-    sim.unique_ids = countUniqueIds(ids, table.rows);
     sim.empty_examples = countEmptyExamples(batch.ids);
     return sim;
 }

@@ -30,8 +30,8 @@ struct FeatureSimulation {
 };
 
 // Without a quantization config, quantized == float and the stats show zero error.
-// The gathered rows' statistics are computed on a second thread while the lookups run,
-// without building the gathered arrays; every figure equals simulateFeatureReference's.
+// The gathered rows' statistics are computed from the table rows after the lookup, without
+// building the gathered arrays; every figure equals simulateFeatureReference's.
 // Errors: those of tpu::tpuEmbeddingLookup (ids out of range with TF's message, bad
 // combiner, ...).
 Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdBatch& batch,
@@ -50,8 +50,8 @@ Result<FeatureSimulation> simulateFeatureReference(const tpu::RowMatrix& table, 
 
 // Examples in [0, dense_shape[0]) without any id (the TPU dequeues zero rows for them).
 int64_t countEmptyExamples(const tpu::SparseIds& ids);
-// Distinct ids among ids that are valid rows of a table of `rows` (a bitmap of the rows,
-// or a sort for tables over 2^27 rows).
+// Distinct ids among ids that are valid rows of a table of `rows` (distinctIds,
+// gathered_order.h).
 int64_t countUniqueIds(const std::vector<int64_t>& ids, int64_t rows);
 
 }  // namespace qs::embedding

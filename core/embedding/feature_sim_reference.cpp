@@ -1,13 +1,14 @@
-// simulateFeature as it was before issue 12's fusion: both lookups, then the gathered rows
-// built, quantized and measured with errorStats. The reference the fused simulateFeature is
-// tested against, and the path for configs bucket indices do not describe.
+// simulateFeature as it was before issue 12's fusion: both lookups, then each distinct gathered
+// row quantized and measured on its own with scalar code, and the activations measured with
+// errorStats. The reference the fused simulateFeature is tested against, and the path for
+// configs bucket indices do not describe.
 #include <algorithm>
 #include <chrono>
 #include <exception>
-#include <thread>
+#include <cmath>
 
 #include "core/embedding/feature_sim.h"
-#include "core/thread_budget.h"
+#include "core/embedding/gathered_order.h"
 #include "core/tpu/tpu_embedding_lookup.h"
 
 namespace qs::embedding {
@@ -39,54 +40,45 @@ Result<FeatureSimulation> simulateFeatureReference(const tpu::RowMatrix& table, 
     }
 
     sim.quantized_after_combine = sim.float_activations;
-    // Every gathered row, float and simulated: the ids are valid here (the lookups checked).
-    const int64_t dim = table.cols;
-    std::vector<float> gathered(static_cast<size_t>(batch.numIds() * dim));
-    for (int64_t k = 0; k < batch.numIds(); ++k) {
-        const auto row = table.row(batch.ids.values[static_cast<size_t>(k)]);
-        std::copy(row.begin(), row.end(), gathered.begin() + k * dim);
-    }
-    std::vector<float> gatheredQuantized = gathered;
-    std::optional<analysis::ClipRange> clip;
-    if (quantization) {
-        if (auto st = tpu::simulateQuantization(sim.float_activations.values,
-                                                sim.quantized_after_combine.values,
+    if (quantization)
+        if (auto st = tpu::simulateQuantization(sim.float_activations.values, sim.quantized_after_combine.values,
                                                 *quantization, exec);
             !st)
             return st.error();
-        if (auto st = tpu::simulateQuantization(gathered, gatheredQuantized, *quantization, exec);
-            !st)
-            return st.error();
-        clip = analysis::ClipRange{quantization->lower, quantization->upper};
-    }
 
-    // The gathered rows' statistics (ids x dim values, 8M for a 64K-id batch at dim 128) on
-    // a second thread when there is one, the activations' two on this one.
-    std::optional<Result<analysis::ErrorStats>> rows;
-    {
-        // The second thread is one of the process's workers, when one is free (the lease
-        // outlives the worker: it is given back after the join).
-        const BudgetLease second(ThreadBudget::process(), exec.threads > 1 ? 1 : 0);
-        std::jthread worker;
-        // An exception escaping a std::thread would terminate the program: report it instead.
-        auto gatheredStats = [&] {
-            try {
-                rows = analysis::errorStats(gathered, gatheredQuantized, clip);
-            } catch (const std::exception& e) {
-                rows = Result<analysis::ErrorStats>(Error{"ResourceExhausted", e.what()});
-            }
-        };
-        if (second.workers() > 0) worker = std::jthread(gatheredStats);
-        else gatheredStats();
-        auto stats = analysis::errorStats(sim.float_activations.values,
-                                          sim.quantized_activations.values);
-        auto after = analysis::errorStats(sim.float_activations.values,
-                                          sim.quantized_after_combine.values);
-        if (stats) sim.stats = *stats;
-        if (after) sim.stats_after_combine = *after;
-    }  // joins the worker
-    if (!*rows) return rows->error();
-    sim.gathered_rows = **rows;
+    // Every gathered row, float and simulated, measured in gathered_order.h's order: each
+    // distinct row once (ascending id), counted as often as the batch names it. The ids are
+    // valid here (the lookups checked).
+    const IdCounts distinct = distinctIds(batch.ids.values, table.rows);
+    analysis::ErrorSums sums;
+    std::vector<float> levels;  // the quantized values of counted pairs
+    for (size_t r = 0; r < distinct.ids.size(); ++r) {
+        const auto row = table.row(distinct.ids[r]);
+        std::vector<float> quantized(row.begin(), row.end());
+        if (quantization)
+            if (auto st = tpu::simulateQuantization(row, quantized, *quantization, exec); !st) return st.error();
+        analysis::ErrorLanes lanes;
+        int64_t clipped = 0;
+        for (size_t c = 0; c < row.size(); ++c) {
+            lanes.add(static_cast<int>(c % analysis::kStatsLanes), row[c], quantized[c]);
+            if (std::isnan(row[c]) || std::isnan(quantized[c])) continue;
+            levels.push_back(quantized[c]);
+            const double x = row[c];
+            clipped += quantization && (x < quantization->lower || x > quantization->upper);
+        }
+        analysis::ErrorSums rowSums = lanes.fold();
+        rowSums.clipped = clipped;
+        addRowSums(sums, rowSums, distinct.counts[r]);
+    }
+    sim.gathered_rows = analysis::statsFromSums(sums);
+    if (sim.gathered_rows.count > 0) sim.gathered_rows.distinct_levels = analysis::distinctValues(levels);
+
+    auto stats = analysis::errorStats(sim.float_activations.values, sim.quantized_activations.values);
+    auto after = analysis::errorStats(sim.float_activations.values, sim.quantized_after_combine.values);
+    if (!stats) return stats.error();
+    if (!after) return after.error();
+    sim.stats = *stats;
+    sim.stats_after_combine = *after;
 
     sim.examples = sim.float_activations.rows;
     sim.ids = batch.numIds();

@@ -1,6 +1,5 @@
 #include "core/embedding/range_suggest.h"
 
-#include <Eigen/Core>
 #include <algorithm>
 #include <bit>
 #include <mutex>
@@ -10,6 +9,8 @@
 #include <limits>
 
 #include "core/embedding/block_reduce.h"
+#include "core/embedding/range_evaluation.h"
+#include "core/embedding/sample_order.h"
 
 namespace qs::embedding {
 
@@ -20,54 +21,6 @@ namespace {
 constexpr int64_t kSearchSamples = 1 << 16;
 constexpr double kMaxClipFraction = 0.2;  // the search never clips more than this
 constexpr int kGoldenIterations = 16;
-
-struct Evaluation {
-    double mse = 0, sqnr_db = 0, clipped_fraction = 0;
-};
-
-struct Sums {
-    double err2 = 0, x2 = 0;
-    int64_t clipped = 0;
-};
-
-// MSE, SQNR and clipped share of the float32 simulated quantization over `values` (all
-// finite). Block partial sums combined in order: independent of the thread count.
-Evaluation evaluate(std::span<const float> values, double lower, double upper,
-                    int64_t num_buckets, const Exec& exec) {
-    const tpu::SimQuantF32 k = tpu::prepareF32({num_buckets, lower, upper});
-    const float* src = values.data();
-    const auto partials = blockPartials<Sums>(
-        exec, static_cast<int64_t>(values.size()), [&](int64_t b, int64_t e) {
-            Sums s;
-            constexpr int64_t kSub = 4096;
-            alignas(64) float buf[kSub];
-            for (int64_t p = b; p < e; p += kSub) {
-                const int64_t n = std::min(kSub, e - p);
-                Eigen::Map<const Eigen::ArrayXf> x(src + p, n);
-                Eigen::Map<Eigen::ArrayXf> y(buf, n);
-                y = ((x.max(k.lower).min(k.upper) - k.lower) / k.quantum + 0.5f).floor() *
-                        k.quantum + k.lower;
-                s.err2 += (x.cast<double>() - y.cast<double>()).square().sum();
-                s.x2 += x.cast<double>().square().sum();
-                for (int64_t i = 0; i < n; ++i)
-                    s.clipped += src[p + i] < lower || src[p + i] > upper;
-            }
-            return s;
-        });
-    Sums total;
-    for (const Sums& s : partials) {
-        total.err2 += s.err2;
-        total.x2 += s.x2;
-        total.clipped += s.clipped;
-    }
-    const double n = static_cast<double>(values.size());
-    Evaluation ev;
-    ev.mse = total.err2 / n;
-    ev.sqnr_db = total.err2 == 0 ? std::numeric_limits<double>::infinity()
-                                 : 10.0 * std::log10(total.x2 / total.err2);
-    ev.clipped_fraction = static_cast<double>(total.clipped) / n;
-    return ev;
-}
 
 // A range the float32 formula can use: lower < upper after rounding to float. A degenerate
 // range (constant data, or a percentile range on mostly equal values) is widened around its
@@ -101,25 +54,13 @@ std::vector<float> strideSample(std::span<const float> values, int64_t m, const 
     return out;
 }
 
-// The q-quantile (q in [0, 1]) with linear interpolation between order statistics
-// (numpy's default); reorders `v`.
-double quantile(std::vector<float>& v, double q) {
-    const double pos = q * static_cast<double>(v.size() - 1);
-    const auto lo = static_cast<size_t>(std::floor(pos));
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(lo), v.end());
-    const double a = v[lo];
-    if (lo + 1 >= v.size() || pos == static_cast<double>(lo)) return a;
-    const double b = *std::min_element(v.begin() + static_cast<std::ptrdiff_t>(lo) + 1, v.end());
-    return a + (b - a) * (pos - static_cast<double>(lo));
-}
-
-// The order statistics quantile() reads (ranks floor(pos) and floor(pos) + 1, pos =
+// The order statistics quantileBySelection() reads (ranks floor(pos) and floor(pos) + 1, pos =
 // q (n - 1)) for q1 and q2, found with a histogram of the top 16 bits of order-preserving
 // keys and a selection inside the few bins that hold them, instead of two nth_element
 // over the whole sample. For finite values, key order is value order except that -0 sorts
 // before +0, which compare equal; which zero nth_element leaves at a rank is not defined
 // by value, so when any statistic read is a zero this gives up (nullopt) and the caller
-// runs quantile() itself. Otherwise the results equal quantile()'s bit for bit.
+// runs quantileBySelection() itself. Otherwise the results equal its bit for bit.
 std::optional<std::pair<double, double>> radixQuantiles(const std::vector<float>& v, double q1,
                                                         double q2, const Exec& exec) {
     constexpr size_t kBins = size_t{1} << 16;
@@ -136,7 +77,7 @@ std::optional<std::pair<double, double>> radixQuantiles(const std::vector<float>
         const std::lock_guard lock(merge);
         for (size_t j = 0; j < kBins; ++j) counts[j] += local[j];
     });
-    // The ranks needed, as quantile() computes them.
+    // The ranks needed, as quantileBySelection() computes them.
     struct Need {
         int64_t rank;
         size_t bin = 0;
@@ -274,32 +215,35 @@ Result<std::vector<RangeSuggestion>> suggestRangesFromSample(float lowest, float
     } mm{lowest, highest};
     const int64_t nb = options.num_buckets;
 
-    auto suggestion = [&](std::string method, std::pair<double, double> range) {
-        const auto [lo, hi] = usableRange(range.first, range.second);
-        const Evaluation ev = evaluate(sample, lo, hi, nb, exec);
-        return RangeSuggestion{std::move(method), lo, hi, ev.mse, ev.sqnr_db, ev.clipped_fraction};
-    };
+    // The four ranges first, then their figures on the whole sample in one pass.
     std::vector<RangeSuggestion> out;
-    out.push_back(suggestion("min-max", {mm.lo, mm.hi}));
+    auto candidate = [&](std::string method, std::pair<double, double> range) {
+        const auto [lo, hi] = usableRange(range.first, range.second);
+        out.push_back(RangeSuggestion{std::move(method), lo, hi});
+    };
+    candidate("min-max", {mm.lo, mm.hi});
     const double m = std::max(std::fabs(double{mm.lo}), std::fabs(double{mm.hi}));
-    out.push_back(suggestion("symmetric max |x|", {-m, m}));
+    candidate("symmetric max |x|", {-m, m});
+    // The MSE-optimal search's sample, sorted (the percentile's quantiles are found with it).
+    std::vector<float> search = strideSample(sample, kSearchSamples, exec);
+    sortByValue(search);
     const double p = options.percentile / 100.0;
     std::optional<std::pair<double, double>> pq;
-    if (method == QuantileMethod::Radix) pq = radixQuantiles(sample, 1.0 - p, p, exec);
+    if (method == QuantileMethod::Radix) {
+        pq = bracketQuantiles(sample, search, 1.0 - p, p, exec);
+        if (!pq) pq = radixQuantiles(sample, 1.0 - p, p, exec);
+    }
     if (!pq) {
         std::vector<float> work = sample;
-        const double lo = quantile(work, 1.0 - p);
-        pq = std::pair{lo, quantile(work, p)};
+        const double lo = quantileBySelection(work, 1.0 - p);
+        pq = std::pair{lo, quantileBySelection(work, p)};
     }
-    const auto [plo, phi] = *pq;
-    out.push_back(suggestion(percentileName(options.percentile), {plo, phi}));
+    candidate(percentileName(options.percentile), *pq);
 
     // MSE-optimal: clip a fraction a of the low tail and b of the high tail, the range read
-    // off a sorted search sample. The fraction is f = kMaxClipFraction * u^3 (fine steps near
-    // no clipping, where the optimum of a light-tailed table lies). First symmetric (a = b),
-    // then each side alone with the other fixed.
-    std::vector<float> search = strideSample(sample, kSearchSamples, exec);
-    std::sort(search.begin(), search.end());
+    // off the sorted search sample. The fraction is f = kMaxClipFraction * u^3 (fine steps
+    // near no clipping, where the optimum of a light-tailed table lies). First symmetric
+    // (a = b), then each side alone with the other fixed.
     const auto last = static_cast<double>(search.size() - 1);
     auto rangeFor = [&](double a, double b) {
         const double lo = a == 0 ? mm.lo : search[static_cast<size_t>(std::lround(a * last))];
@@ -308,7 +252,9 @@ Result<std::vector<RangeSuggestion>> suggestRangesFromSample(float lowest, float
     };
     auto mseOf = [&](double a, double b) {
         const auto [lo, hi] = rangeFor(a, b);
-        return evaluate(search, lo, hi, nb, exec).mse;
+        const tpu::QuantizationConfig c{nb, lo, hi};
+        return evaluateRanges(search, std::span(&c, 1), exec, false).ranges[0].err2 /
+               static_cast<double>(search.size());
     };
     auto fraction = [](double u) { return kMaxClipFraction * u * u * u; };
     const double sym = fraction(goldenMinimum([&](double u) {
@@ -316,15 +262,37 @@ Result<std::vector<RangeSuggestion>> suggestRangesFromSample(float lowest, float
     }));
     const double a = fraction(goldenMinimum([&](double u) { return mseOf(fraction(u), sym / 2); }));
     const double b = fraction(goldenMinimum([&](double u) { return mseOf(a, fraction(u)); }));
-    RangeSuggestion best = suggestion("MSE-optimal", rangeFor(a, b));
+    const auto [optLo, optHi] = rangeFor(a, b);
+    out.push_back(RangeSuggestion{"MSE-optimal", optLo, optHi});
+
+    // Each distinct range once (the percentile's is often the optimum).
+    std::vector<tpu::QuantizationConfig> ranges;
+    std::vector<size_t> rangeOf;
+    for (const RangeSuggestion& s : out) {
+        const tpu::QuantizationConfig c{nb, s.lower, s.upper};
+        auto same = std::find_if(ranges.begin(), ranges.end(), [&](const tpu::QuantizationConfig& r) {
+            return std::bit_cast<uint64_t>(r.lower) == std::bit_cast<uint64_t>(c.lower) &&
+                   std::bit_cast<uint64_t>(r.upper) == std::bit_cast<uint64_t>(c.upper);
+        });
+        rangeOf.push_back(static_cast<size_t>(same - ranges.begin()));
+        if (same == ranges.end()) ranges.push_back(c);
+    }
+    const SampleErrors errors = evaluateRanges(sample, ranges, exec);
+    const double n = static_cast<double>(sample.size());
+    for (size_t i = 0; i < out.size(); ++i) {
+        const RangeError& e = errors.ranges[rangeOf[i]];
+        out[i].mse = e.err2 / n;
+        out[i].sqnr_db = e.err2 == 0 ? std::numeric_limits<double>::infinity() : 10.0 * std::log10(errors.x2 / e.err2);
+        out[i].clipped_fraction = static_cast<double>(e.clipped) / n;
+    }
     // The search ran on a sub-sample; on all samples one of the other three can still win
     // (by a hair). "Optimal" should never lose to a suggestion shown next to it.
+    RangeSuggestion& best = out[3];
     for (int i = 0; i < 3; ++i)
         if (out[static_cast<size_t>(i)].mse < best.mse) {
             best = out[static_cast<size_t>(i)];
             best.method = "MSE-optimal";
         }
-    out.push_back(std::move(best));
     return out;
 }
 

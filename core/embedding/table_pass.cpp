@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/embedding/block_reduce.h"
+#include "core/embedding/float_bounds.h"
 #include "core/ops/kernel_util.h"  // QS_VECTOR_CLONES
 
 namespace qs::embedding {
@@ -47,18 +48,6 @@ struct Consts {
     int64_t lanes = 1, slots = 0;    // histogram copies, slots per copy
     bool quantized = false;
 };
-
-// The smallest float >= v and the largest float <= v (v finite).
-float floatAtLeast(double v) {
-    float f = static_cast<float>(v);
-    if (static_cast<double>(f) < v) f = std::nextafter(f, kInf);
-    return f;
-}
-float floatAtMost(double v) {
-    float f = static_cast<float>(v);
-    if (static_cast<double>(f) > v) f = std::nextafter(f, -kInf);
-    return f;
-}
 
 // The positions floor(i n / m) of suggestRanges' stride sample, stepped without division.
 struct Stride {

@@ -22,6 +22,7 @@
 
 #include "core/data/npy_writer.h"
 #include "core/embedding/block_reduce.h"
+#include "core/embedding/gathered_order.h"
 #include "core/embedding/id_batch.h"
 #include "core/embedding/workbench.h"
 
@@ -189,8 +190,8 @@ private slots:
         }
     }
 
-    // simulateFeature (gathered rows measured on the fly, on a second thread) against the
-    // reference that builds the gathered arrays: every matrix and statistic bit for bit.
+    // simulateFeature (gathered rows measured from the table rows with vector code) against
+    // the reference (scalar code, same order): every matrix and statistic bit for bit.
     void featureEqualsReference() {
         const tpu::QuantizationConfig q{256, -0.2, 0.2};
         // No infinities here: they would make every sum inf whatever the order, and the
@@ -238,6 +239,57 @@ private slots:
         const auto f = simulateFeature(table, bad, "mean", q, Exec{2});
         QVERIFY(!r.ok() && !f.ok());
         QCOMPARE(f.error(), r.error());
+    }
+
+    // The gathered rows' statistics count each distinct row once, times its multiplicity
+    // (gathered_order.h): against errorStats over every gathered pair, the counts, clipped
+    // share, max |error| and levels are equal and the sums agree to 1e-12 (relative).
+    void gatheredRowsAsEveryPair() {
+        const tpu::QuantizationConfig q{256, -0.2, 0.2};
+        std::vector<float> specials = specialsFor(q.lower, q.upper);
+        std::erase_if(specials, [](float v) { return std::isinf(v); });
+        const auto table = randomTable(3000, 40, 5, 0.12, specials, 0.01);
+        IdBatchSpec spec;
+        spec.distribution = IdDistribution::Zipf;  // hot ids: rows repeated many times
+        spec.batch_size = 500;
+        spec.ids_per_example = 8;
+        auto batch = generateIdBatch(spec, table.rows);
+        QVERIFY(batch.ok());
+        std::vector<float> gathered;
+        for (int64_t id : batch->ids.values) {
+            const auto row = table.row(id);
+            gathered.insert(gathered.end(), row.begin(), row.end());
+        }
+        std::vector<float> quantized(gathered.size());
+        QVERIFY(tpu::simulateQuantization(gathered, quantized, q).ok());
+        const auto every = analysis::errorStats(gathered, quantized, analysis::ClipRange{q.lower, q.upper});
+        QVERIFY(every.ok());
+        const auto sim = simulateFeature(table, *batch, "mean", q, Exec{2});
+        QVERIFY(sim.ok());
+        const analysis::ErrorStats& g = sim->gathered_rows;
+        QVERIFY(sim->unique_ids < batch->numIds() / 2);
+        QCOMPARE(g.count, every->count);
+        QCOMPARE(g.nan_pairs, every->nan_pairs);
+        QVERIFY(g.nan_pairs > 0);
+        QCOMPARE(g.fraction_clipped, every->fraction_clipped);
+        QVERIFY(g.fraction_clipped > 0);
+        QCOMPARE(g.max_abs_error, every->max_abs_error);
+        QCOMPARE(g.distinct_levels, every->distinct_levels);
+        for (auto [a, b] : {std::pair{g.mse, every->mse}, std::pair{g.mean_error, every->mean_error},
+                            std::pair{g.sqnr_db, every->sqnr_db}, std::pair{g.cosine, every->cosine}})
+            QVERIFY2(std::fabs(a - b) <= 1e-12 * std::fabs(b), qPrintable(QString("%1 vs %2").arg(a, 0, 'g', 17).arg(b, 0, 'g', 17)));
+    }
+
+    // Distinct ids with their multiplicities, ascending: by the bitmap and by the sort used
+    // past 2^27 rows.
+    void distinctIdsCounts() {
+        const std::vector<int64_t> ids{7, 3, 7, 0, 63, 64, 3, 7, 129, 64};
+        for (int64_t rows : {int64_t{130}, (int64_t{1} << 27) + 1}) {
+            const IdCounts d = distinctIds(ids, rows);
+            QCOMPARE(d.ids, (std::vector<int64_t>{0, 3, 7, 63, 64, 129}));
+            QCOMPARE(d.counts, (std::vector<int64_t>{1, 2, 3, 1, 2, 1}));
+        }
+        QCOMPARE(countUniqueIds(ids, 130), int64_t{6});
     }
 
     // A table read from a .npy in chunks: the same analysis as in memory, bit for bit, and
@@ -380,6 +432,8 @@ private:
     static int childAnalysis(const std::string& path, const tpu::QuantizationConfig& q,
                              const TableAnalysisOptions& options, const TableAnalysis& expected) {
         mallopt(M_ARENA_MAX, 1);  // no 64 MB malloc arena per thread
+        // Free heap the earlier tests left would hold the table without new address space.
+        malloc_trim(0);
         rlimit cap{};
         cap.rlim_cur = cap.rlim_max = static_cast<rlim_t>(mappedBytes() + (int64_t{48} << 20));
         if (setrlimit(RLIMIT_AS, &cap) != 0) return 6;

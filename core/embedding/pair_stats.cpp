@@ -1,0 +1,184 @@
+#include "core/embedding/pair_stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "core/analysis/distinct_counter.h"
+#include "core/embedding/float_bounds.h"
+#include "core/embedding/vector_quantize.h"
+#include "core/ops/kernel_util.h"  // QS_VECTOR_CLONES
+
+namespace qs::embedding {
+
+namespace {
+
+typedef float f4 __attribute__((vector_size(16)));
+typedef double d4 __attribute__((vector_size(32)));
+typedef int64_t l4 __attribute__((vector_size(32)));
+using vec::f8;
+using vec::i8;
+static_assert(analysis::kStatsLanes == 4);
+
+}  // namespace
+
+// Four pairs at a time, pair l into lane l: ErrorLanes::add's operations lane by lane (a NaN
+// pair adds +0 everywhere and counts as a NaN pair), the lanes as one vector each.
+QS_VECTOR_CLONES void addPairRun(analysis::ErrorLanes& lanes, const float* x, const float* y, int64_t n) {
+    d4 err, err2, x2, y2, xy, maxAbs;
+    l4 count;
+    std::memcpy(&err, lanes.err, sizeof err);
+    std::memcpy(&err2, lanes.err2, sizeof err2);
+    std::memcpy(&x2, lanes.x2, sizeof x2);
+    std::memcpy(&y2, lanes.y2, sizeof y2);
+    std::memcpy(&xy, lanes.xy, sizeof xy);
+    std::memcpy(&maxAbs, lanes.max_abs, sizeof maxAbs);
+    std::memcpy(&count, lanes.count, sizeof count);
+    l4 nan{};
+    const d4 zero{};
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        f4 xf, yf;
+        std::memcpy(&xf, x + i, sizeof xf);
+        std::memcpy(&yf, y + i, sizeof yf);
+        const d4 xw = __builtin_convertvector(xf, d4), yw = __builtin_convertvector(yf, d4);
+        const l4 skip = (xw != xw) | (yw != yw);
+        const d4 xs = skip ? zero : xw, ys = skip ? zero : yw;
+        const d4 e = xs - ys;
+        err += e;
+        err2 += e * e;
+        x2 += xs * xs;
+        y2 += ys * ys;
+        xy += xs * ys;
+        const d4 a = reinterpret_cast<d4>(reinterpret_cast<l4>(e) & 0x7FFFFFFFFFFFFFFFll);
+        maxAbs = ((a > maxAbs) | (a != a)) ? a : maxAbs;
+        count += skip + 1;  // skip is -1 or 0
+        nan -= skip;
+    }
+    std::memcpy(lanes.err, &err, sizeof err);
+    std::memcpy(lanes.err2, &err2, sizeof err2);
+    std::memcpy(lanes.x2, &x2, sizeof x2);
+    std::memcpy(lanes.y2, &y2, sizeof y2);
+    std::memcpy(lanes.xy, &xy, sizeof xy);
+    std::memcpy(lanes.max_abs, &maxAbs, sizeof maxAbs);
+    std::memcpy(lanes.count, &count, sizeof count);
+    for (int l = 0; l < 4; ++l) lanes.nan_pairs += nan[l];
+    for (; i < n; ++i) lanes.add(static_cast<int>(i % 4), x[i], y[i]);
+}
+
+// simulateQuantizationF32's steps eight values at a time.
+QS_VECTOR_CLONES void quantizeWithSlots(const float* x, int64_t n, const SlotQuantizer& q, float* y,
+                                        int32_t* slots, int64_t& clipped) {
+    const vec::Quantizer8 quantizer(q.k);
+    const f8 clipLo = f8{} + q.clip_lo, clipHi = f8{} + q.clip_hi;
+    const f8 last = f8{} + q.last_slot;
+    const i8 spare = i8{} + q.spare_slot;
+    i8 clips{};
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        f8 v;
+        std::memcpy(&v, x + i, sizeof v);
+        f8 b, out;
+        quantizer.apply(v, b, out);
+        std::memcpy(y + i, &out, sizeof out);
+        const i8 bad = (v != v) | (out != out);
+        const f8 top = b < last ? b : last;  // std::min(b, last): b unless b > last
+        const i8 s = bad ? spare : __builtin_convertvector(bad ? f8{} : top, i8);
+        std::memcpy(slots + i, &s, sizeof s);
+        clips -= ~bad & ((v < clipLo) | (v > clipHi));  // true is -1
+    }
+    for (int l = 0; l < 8; ++l) clipped += clips[l];
+    for (; i < n; ++i) {
+        const float b = tpu::simulatedBucketF32(x[i], q.k);
+        y[i] = b * q.k.quantum + q.k.lower;
+        const bool bad = std::isnan(x[i]) || std::isnan(y[i]);
+        slots[i] = bad ? q.spare_slot : static_cast<int32_t>(std::min(b, q.last_slot));
+        clipped += !bad && (x[i] < q.clip_lo || x[i] > q.clip_hi);
+    }
+}
+
+SlotQuantizer slotQuantizer(const tpu::QuantizationConfig& config) {
+    const int64_t slots = config.num_buckets + 2;
+    return {tpu::prepareF32(config), floatAtLeast(config.lower), floatAtMost(config.upper),
+            static_cast<float>(slots - 1), static_cast<int32_t>(slots)};
+}
+
+int64_t distinctLevels(const std::vector<uint8_t>& used, const SlotQuantizer& q) {
+    std::vector<float> levels;
+    for (int64_t j = 0; j < q.spare_slot; ++j)
+        if (used[static_cast<size_t>(j)]) levels.push_back(static_cast<float>(j) * q.k.quantum + q.k.lower);
+    return analysis::distinctValues(levels);
+}
+
+analysis::ErrorStats quantizedPairStats(std::span<const float> x, std::span<float> y,
+                                        const tpu::QuantizationConfig& config, const Exec& exec) {
+    const SlotQuantizer quantizer = slotQuantizer(config);
+    const auto n = static_cast<int64_t>(x.size());
+    const int64_t blocks = (n + analysis::kStatsBlock - 1) / analysis::kStatsBlock;
+    std::vector<analysis::ErrorSums> blockSums(static_cast<size_t>(blocks));
+    std::vector<uint8_t> used(static_cast<size_t>(quantizer.spare_slot) + 1, 0);
+    std::mutex merge;
+    parallelFor(exec, blocks, 1, [&](int64_t b0, int64_t b1) {
+        constexpr int64_t kStep = 4096;  // a multiple of the lanes
+        std::vector<int32_t> slot(kStep);
+        std::vector<uint8_t> seen(used.size(), 0);
+        for (int64_t b = b0; b < b1; ++b) {
+            analysis::ErrorLanes lanes;
+            const int64_t end = std::min(n, (b + 1) * analysis::kStatsBlock);
+            for (int64_t p = b * analysis::kStatsBlock; p < end; p += kStep) {
+                const int64_t len = std::min(kStep, end - p);
+                int64_t clipped = 0;  // errorStats is called without a clip range here
+                quantizeWithSlots(x.data() + p, len, quantizer, y.data() + p, slot.data(), clipped);
+                addPairRun(lanes, x.data() + p, y.data() + p, len);
+                for (int64_t j = 0; j < len; ++j) seen[static_cast<size_t>(slot[static_cast<size_t>(j)])] = 1;
+            }
+            blockSums[static_cast<size_t>(b)] = lanes.fold();
+        }
+        const std::lock_guard lock(merge);
+        for (size_t j = 0; j < used.size(); ++j) used[j] |= seen[j];
+    });
+    analysis::ErrorSums sums;
+    for (const analysis::ErrorSums& b : blockSums) sums.merge(b);
+    analysis::ErrorStats s = analysis::statsFromSums(sums);
+    if (s.count > 0) s.distinct_levels = distinctLevels(used, quantizer);
+    return s;
+}
+
+analysis::ErrorStats pairStats(std::span<const float> x, std::span<const float> y, const Exec& exec) {
+    const auto n = static_cast<int64_t>(x.size());
+    const int64_t blocks = (n + analysis::kStatsBlock - 1) / analysis::kStatsBlock;
+    std::vector<analysis::ErrorSums> blockSums(static_cast<size_t>(blocks));
+    analysis::DistinctCounter levels;  // distinct y among the counted pairs
+    std::mutex merge;
+    parallelFor(exec, blocks, 1, [&](int64_t b0, int64_t b1) {
+        analysis::DistinctCounter local;
+        for (int64_t b = b0; b < b1; ++b) {
+            const int64_t begin = b * analysis::kStatsBlock, end = std::min(n, begin + analysis::kStatsBlock);
+            analysis::ErrorLanes lanes;
+            addPairRun(lanes, x.data() + begin, y.data() + begin, end - begin);
+            blockSums[static_cast<size_t>(b)] = lanes.fold();
+            for (int64_t i = begin; i < end; ++i)
+                if (!std::isnan(x[static_cast<size_t>(i)]) && !std::isnan(y[static_cast<size_t>(i)]))
+                    local.add(y[static_cast<size_t>(i)]);
+        }
+        const std::lock_guard lock(merge);
+        levels.merge(local);
+    });
+    analysis::ErrorSums sums;
+    for (const analysis::ErrorSums& b : blockSums) sums.merge(b);
+    analysis::ErrorStats s = analysis::statsFromSums(sums);
+    if (s.count == 0) return s;
+    if (levels.overflowed()) {  // errorStats' fallback: sort the counted y values
+        std::vector<float> used;
+        for (size_t i = 0; i < x.size(); ++i)
+            if (!std::isnan(x[i]) && !std::isnan(y[i])) used.push_back(y[i]);
+        s.distinct_levels = analysis::distinctValues(used);
+    } else {
+        s.distinct_levels = levels.count();
+    }
+    return s;
+}
+
+}  // namespace qs::embedding

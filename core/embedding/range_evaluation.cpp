@@ -1,0 +1,174 @@
+#include "core/embedding/range_evaluation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "core/embedding/block_reduce.h"
+#include "core/embedding/float_bounds.h"
+#include "core/embedding/vector_quantize.h"
+
+namespace qs::embedding {
+
+namespace {
+
+// GCC vector extensions: 8 floats, one per lane, and the lanes' sums as doubles. Every clone
+// runs the same IEEE operations per lane (-ffp-contract=off): the same bits everywhere.
+using vec::f8;
+using vec::i8;
+typedef double d8 __attribute__((vector_size(64)));
+static_assert(kEvalLanes == 8);
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(QS_NO_CLONES)
+#define QS_EVAL_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define QS_EVAL_CLONES
+#endif
+
+// Values quantized with every candidate while they are in L1 (8 KB), a multiple of the lanes.
+constexpr int64_t kRun = 2048;
+static_assert(kReduceBlock % kRun == 0 && kRun % kEvalLanes == 0);
+
+struct Candidate {
+    tpu::SimQuantF32 k;
+    float clip_lo, clip_hi;  // x < clip_lo <=> double(x) < lower (float_bounds.h); same for upper
+};
+
+Candidate candidateOf(const tpu::QuantizationConfig& c) {
+    return {tpu::prepareF32(c), floatAtLeast(c.lower), floatAtMost(c.upper)};
+}
+
+// Per lane: the sums of one block so far.
+struct Lanes {
+    double err2[kEvalLanes] = {};
+    int64_t clipped = 0;
+};
+
+// One candidate over x[0, n), n a multiple of the lanes and x[0] in lane 0: err2 lane l adds
+// (x - q(x))^2 of the values at l, l + 8, ... in order (q: simulateQuantizationF32).
+QS_EVAL_CLONES void addCandidate(const float* x, int64_t n, const Candidate& c, bool countClipped, Lanes& lanes) {
+    const vec::Quantizer8 quantizer(c.k);
+    const f8 clipLo = f8{} + c.clip_lo, clipHi = f8{} + c.clip_hi;
+    d8 acc;
+    std::memcpy(&acc, lanes.err2, sizeof acc);
+    i8 clipped{};
+    for (int64_t i = 0; i < n; i += kEvalLanes) {
+        f8 v;
+        std::memcpy(&v, x + i, sizeof v);
+        f8 b, y;
+        quantizer.apply(v, b, y);
+        const d8 e = __builtin_convertvector(v, d8) - __builtin_convertvector(y, d8);
+        acc += e * e;
+        if (countClipped) clipped -= (v < clipLo) | (v > clipHi);  // true is -1
+    }
+    std::memcpy(lanes.err2, &acc, sizeof acc);
+    for (int l = 0; l < kEvalLanes; ++l) lanes.clipped += clipped[l];
+}
+
+// x2 lane l adds x^2 of the values at l, l + 8, ... (n a multiple of the lanes).
+QS_EVAL_CLONES void addSquares(const float* x, int64_t n, double* x2) {
+    d8 acc;
+    std::memcpy(&acc, x2, sizeof acc);
+    for (int64_t i = 0; i < n; i += kEvalLanes) {
+        f8 v;
+        std::memcpy(&v, x + i, sizeof v);
+        const d8 d = __builtin_convertvector(v, d8);
+        acc += d * d;
+    }
+    std::memcpy(x2, &acc, sizeof acc);
+}
+
+// The scalar form of one value's terms (the tail of the sample, and the reference).
+double squaredError(float x, const Candidate& c) {
+    const double e = static_cast<double>(x) - static_cast<double>(tpu::simulateQuantizationF32(x, c.k));
+    return e * e;
+}
+bool isClipped(float x, const Candidate& c) { return x < c.clip_lo || x > c.clip_hi; }
+
+double foldLanes(const double* lanes) {
+    double s = lanes[0];
+    for (int l = 1; l < kEvalLanes; ++l) s += lanes[l];
+    return s;
+}
+
+struct BlockSums {
+    std::vector<RangeError> ranges;
+    double x2 = 0;
+};
+
+// Adds `block` to `total` (blocks are added in block order).
+void addBlock(SampleErrors& total, const BlockSums& block) {
+    for (size_t j = 0; j < block.ranges.size(); ++j) {
+        total.ranges[j].err2 += block.ranges[j].err2;
+        total.ranges[j].clipped += block.ranges[j].clipped;
+    }
+    total.x2 += block.x2;
+}
+
+}  // namespace
+
+SampleErrors evaluateRanges(std::span<const float> values, std::span<const tpu::QuantizationConfig> candidates,
+                            const Exec& exec, bool all_figures) {
+    std::vector<Candidate> cs;
+    for (const tpu::QuantizationConfig& c : candidates) cs.push_back(candidateOf(c));
+    const float* src = values.data();
+    const auto partials = blockPartials<BlockSums>(
+        exec, static_cast<int64_t>(values.size()), [&](int64_t b, int64_t e) {
+            std::vector<Lanes> lanes(cs.size());
+            alignas(64) double x2[kEvalLanes] = {};
+            const int64_t whole = b + (e - b) / kEvalLanes * kEvalLanes;
+            for (int64_t p = b; p < whole; p += kRun) {
+                const int64_t n = std::min(kRun, whole - p);
+                for (size_t j = 0; j < cs.size(); ++j) addCandidate(src + p, n, cs[j], all_figures, lanes[j]);
+                if (all_figures) addSquares(src + p, n, x2);
+            }
+            for (int64_t i = whole; i < e; ++i) {  // the last few values, lane by lane
+                const int l = static_cast<int>((i - b) % kEvalLanes);
+                for (size_t j = 0; j < cs.size(); ++j) {
+                    lanes[j].err2[l] += squaredError(src[i], cs[j]);
+                    if (all_figures) lanes[j].clipped += isClipped(src[i], cs[j]);
+                }
+                if (all_figures) x2[l] += static_cast<double>(src[i]) * static_cast<double>(src[i]);
+            }
+            BlockSums s;
+            for (const Lanes& l : lanes) s.ranges.push_back({foldLanes(l.err2), l.clipped});
+            s.x2 = foldLanes(x2);
+            return s;
+        });
+    SampleErrors total;
+    total.ranges.resize(cs.size());
+    for (const BlockSums& block : partials) addBlock(total, block);
+    return total;
+}
+
+SampleErrors evaluateRangesReference(std::span<const float> values,
+                                     std::span<const tpu::QuantizationConfig> candidates) {
+    SampleErrors total;
+    total.ranges.resize(candidates.size());
+    const auto n = static_cast<int64_t>(values.size());
+    for (int64_t b = 0; b < n; b += kReduceBlock) {
+        BlockSums block;
+        for (const tpu::QuantizationConfig& config : candidates) {
+            const Candidate c = candidateOf(config);
+            double lanes[kEvalLanes] = {};
+            RangeError r;
+            for (int64_t i = b; i < std::min(n, b + kReduceBlock); ++i) {
+                const float x = values[static_cast<size_t>(i)];
+                lanes[(i - b) % kEvalLanes] += squaredError(x, c);
+                r.clipped += isClipped(x, c);
+            }
+            r.err2 = foldLanes(lanes);
+            block.ranges.push_back(r);
+        }
+        double x2[kEvalLanes] = {};
+        for (int64_t i = b; i < std::min(n, b + kReduceBlock); ++i) {
+            const double x = values[static_cast<size_t>(i)];
+            x2[(i - b) % kEvalLanes] += x * x;
+        }
+        block.x2 = foldLanes(x2);
+        addBlock(total, block);
+    }
+    return total;
+}
+
+}  // namespace qs::embedding
