@@ -149,6 +149,9 @@ struct ChannelAcc {
 
     // `grid`: count the levels with the slice's grid in front (4 bytes per level).
     ChannelAcc(const SliceQuant& q, bool grid) : levels(grid ? levelCounter(q) : DistinctCounter()) {}
+    // The grid pays for itself only when the channel has values enough to fill it (16-bit
+    // levels over a channel of 100 values would clear 256 KB for nothing).
+    static bool gridWorthIt(const SliceQuant& q, int64_t channelValues) { return q.levels() <= 4 * channelValues; }
     float lo = std::numeric_limits<float>::infinity(), hi = -std::numeric_limits<float>::infinity();
     int64_t clipped = 0, count = 0;
 
@@ -272,7 +275,8 @@ Result<std::vector<ChannelSummary>> channelSummaries(const PassSetup& setup, std
     const int64_t perSlice = std::max<int64_t>(1, l.pre * l.post);
     parallelFor(exec, l.depth, std::max<int64_t>(1, kParallelMinPerThread / perSlice), [&](int64_t d0, int64_t d1) {
         for (int64_t d = d0; d < d1 && !stop(cancel); ++d) {
-            ChannelAcc acc((*setup.slices)[static_cast<size_t>(d)], true);
+            const SliceQuant& q = (*setup.slices)[static_cast<size_t>(d)];
+            ChannelAcc acc(q, ChannelAcc::gridWorthIt(q, perSlice));
             feedChannel(setup, d, x.data(), y.data(), 0, static_cast<int64_t>(x.size()), acc);
             out[static_cast<size_t>(d)] = acc.summary((*setup.slices)[static_cast<size_t>(d)], [&] {
                 std::vector<float> xs, ys;
@@ -330,9 +334,11 @@ Result<StreamTotals> fusedStreamPass(const PassSetup& setup, const data::FloatSt
     // fit in 64 MB together.
     std::vector<ChannelAcc> channels;
     if (l.depth > 1) {
+        const int64_t perChannel = l.pre * l.post;
         double gridBytes = 0;
         for (const SliceQuant& q : *setup.slices) gridBytes += 4.0 * static_cast<double>(q.levels());
-        for (const SliceQuant& q : *setup.slices) channels.emplace_back(q, gridBytes <= 64.0 * (1 << 20));
+        for (const SliceQuant& q : *setup.slices)
+            channels.emplace_back(q, gridBytes <= 64.0 * (1 << 20) && ChannelAcc::gridWorthIt(q, perChannel));
     }
     std::vector<float> y;
     data::ChunkOptions chunks;  // its chunks hold whole kStatsBlock blocks
