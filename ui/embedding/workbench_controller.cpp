@@ -83,7 +83,11 @@ void WorkbenchController::connectService() {
         }
         if (!showResults_) return;
         showTableAnalysis(a);
-        emit timing(tr("table analysed in %1 ms").arg(ms, 0, 'f', 0));
+        // A streamed table stays said so: this line replaces the load's.
+        emit timing(table_ && table_->stream
+                        ? tr("table analysed in %1 ms, streamed from its file (larger than the memory budget)")
+                              .arg(ms, 0, 'f', 0)
+                        : tr("table analysed in %1 ms").arg(ms, 0, 'f', 0));
     });
     connect(service_, &WorkbenchService::featureAnalyzed, this, [this](FeatureAnalysisPtr a, quint64, double) {
         if (!showFeatureResults_) return;
