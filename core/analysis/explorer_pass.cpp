@@ -212,9 +212,12 @@ void sliceExtremes(const SliceLayout& l, const float* x, int64_t first, int64_t 
 }  // namespace
 
 DistinctCounter levelCounter(const SliceQuant& q) {
-    // Output of code c: zero_output + (c - zero_code)·step, near enough for a slot.
-    const double lowest = static_cast<double>(q.zero_output) +
-                          static_cast<double>(q.code_lowest - q.zero_code) * q.step;
+    // Output of code c: zero_output + (c - zero_code)·step, near enough for a slot; when no
+    // code maps x = 0 (zero_code outside the codes, possibly a sentinel), from output_min.
+    const bool zeroInside = q.zero_code >= q.code_lowest && q.zero_code <= q.code_highest;
+    const double lowest = zeroInside ? static_cast<double>(q.zero_output) +
+                                           static_cast<double>(q.code_lowest - q.zero_code) * q.step
+                                     : static_cast<double>(q.output_min);
     return DistinctCounter(lowest, q.step, q.levels());
 }
 
