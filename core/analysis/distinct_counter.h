@@ -52,12 +52,8 @@ public:
         for (int64_t g = 0; g < n; g += kGroup) {
             const int64_t m = std::min(n - g, kGroup);
             for (int64_t k = 0; k < m; ++k) {
-                const float xv = x[g + k], yv = y[g + k];
-                uint32_t key;
-                std::memcpy(&key, &yv, sizeof key);
-                key = (key & 0x7FFFFFFFu) == 0 ? 0 : key;
-                keys[k] = (xv != xv || yv != yv) ? kEmpty : key;  // kEmpty: the pair is skipped
-                slots[k] = slotOf(yv, lo, scale, last);
+                keys[k] = pairKey(x[g + k], y[g + k]);
+                slots[k] = slotOf(y[g + k], lo, scale, last);
             }
             const uint32_t* front = grid_.data();
             for (int64_t k = 0; k < m; ++k)
@@ -74,11 +70,7 @@ public:
             const int64_t m = std::min(n - g, kGroup);
             const auto mask = static_cast<uint32_t>(mask_);
             for (int64_t k = 0; k < m; ++k) {
-                const float xv = x[g + k], yv = y[g + k];
-                uint32_t key;
-                std::memcpy(&key, &yv, sizeof key);
-                key = (key & 0x7FFFFFFFu) == 0 ? 0 : key;
-                keys[k] = (xv != xv || yv != yv) ? kEmpty : key;  // kEmpty: the pair is skipped
+                const uint32_t key = keys[k] = pairKey(x[g + k], y[g + k]);
                 const auto h = static_cast<uint32_t>(hash(key));
                 homes[k] = h & mask;
                 seconds[k] = (h >> 16) & mask;
@@ -111,6 +103,10 @@ private:
         uint32_t key;
         std::memcpy(&key, &v, sizeof key);
         return (key & 0x7FFFFFFFu) == 0 ? 0 : key;  // -0 and +0 are the same level
+    }
+    // y's key, or kEmpty when the pair (x, y) is skipped (x or y NaN); without branches.
+    static uint32_t pairKey(float xv, float yv) {
+        return (xv != xv || yv != yv) ? kEmpty : keyOf(yv);
     }
     // The grid slot of a value: the nearest grid point, clamped (NaN never gets here as a
     // key; it is mapped to 0 so that the conversion is always defined).
