@@ -40,8 +40,7 @@ public:
     // The values y[k] whose pair (x[k], y[k]) has no NaN.
     [[gnu::always_inline]] void addPairs(const float* x, const float* y, int64_t n) {
         if (grid_.empty()) {
-            for (int64_t k = 0; k < n; ++k)
-                if (!std::isnan(x[k]) && !std::isnan(y[k])) add(y[k]);
+            addPairsToTable(x, y, n);
             return;
         }
         // Two phases per group: keys and slots (arithmetic only, vectorised), then one load
@@ -53,16 +52,36 @@ public:
         for (int64_t g = 0; g < n; g += kGroup) {
             const int64_t m = std::min(n - g, kGroup);
             for (int64_t k = 0; k < m; ++k) {
-                const float xv = x[g + k], yv = y[g + k];
-                uint32_t key;
-                std::memcpy(&key, &yv, sizeof key);
-                key = (key & 0x7FFFFFFFu) == 0 ? 0 : key;
-                keys[k] = (xv != xv || yv != yv) ? kEmpty : key;  // kEmpty: the pair is skipped
-                slots[k] = slotOf(yv, lo, scale, last);
+                keys[k] = pairKey(x[g + k], y[g + k]);
+                slots[k] = slotOf(y[g + k], lo, scale, last);
             }
             const uint32_t* front = grid_.data();
             for (int64_t k = 0; k < m; ++k)
                 if (keys[k] != kEmpty && front[slots[k]] != keys[k]) addBehindGrid(keys[k], slots[k]);
+        }
+    }
+    // addPairs without a grid, in two phases per group: keys and their two table slots
+    // (arithmetic only, vectorised), then two loads and a compare per value. A slot computed
+    // before the table grew is stale, so after a growth the value takes addToTable's path.
+    [[gnu::always_inline]] void addPairsToTable(const float* x, const float* y, int64_t n) {
+        constexpr int64_t kGroup = 256;
+        uint32_t keys[kGroup], homes[kGroup], seconds[kGroup];
+        for (int64_t g = 0; g < n; g += kGroup) {
+            const int64_t m = std::min(n - g, kGroup);
+            const auto mask = static_cast<uint32_t>(mask_);
+            for (int64_t k = 0; k < m; ++k) {
+                const uint32_t key = keys[k] = pairKey(x[g + k], y[g + k]);
+                const auto h = static_cast<uint32_t>(hash(key));
+                homes[k] = h & mask;
+                seconds[k] = (h >> 16) & mask;
+            }
+            for (int64_t k = 0; k < m; ++k) {
+                const uint32_t key = keys[k];
+                if (key == kEmpty) continue;
+                const uint32_t* t = table_.data();
+                if (mask_ == mask && ((t[homes[k]] == key) | (t[seconds[k]] == key))) continue;
+                addToTable(key);
+            }
         }
     }
     // Adds every value `other` has seen (its grid need not be this one's).
@@ -84,6 +103,10 @@ private:
         uint32_t key;
         std::memcpy(&key, &v, sizeof key);
         return (key & 0x7FFFFFFFu) == 0 ? 0 : key;  // -0 and +0 are the same level
+    }
+    // y's key, or kEmpty when the pair (x, y) is skipped (x or y NaN); without branches.
+    static uint32_t pairKey(float xv, float yv) {
+        return (xv != xv || yv != yv) ? kEmpty : keyOf(yv);
     }
     // The grid slot of a value: the nearest grid point, clamped (NaN never gets here as a
     // key; it is mapped to 0 so that the conversion is always defined).

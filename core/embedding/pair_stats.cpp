@@ -68,6 +68,13 @@ QS_VECTOR_CLONES void addPairRun(analysis::ErrorLanes& lanes, const float* x, co
     for (; i < n; ++i) lanes.add(static_cast<int>(i % 4), x[i], y[i]);
 }
 
+// The y values of pairs without a NaN into `counter`: DistinctCounter::addPairs inlined into
+// this function's AVX2 clone (its first phase is vector code).
+static QS_VECTOR_CLONES void addDistinctPairs(analysis::DistinctCounter& counter, const float* x,
+                                              const float* y, int64_t n) {
+    counter.addPairs(x, y, n);
+}
+
 // simulateQuantizationF32's steps eight values at a time.
 QS_VECTOR_CLONES void quantizeWithSlots(const float* x, int64_t n, const SlotQuantizer& q, float* y,
                                         int32_t* slots, int64_t& clipped) {
@@ -159,9 +166,7 @@ analysis::ErrorStats pairStats(std::span<const float> x, std::span<const float> 
             analysis::ErrorLanes lanes;
             addPairRun(lanes, x.data() + begin, y.data() + begin, end - begin);
             blockSums[static_cast<size_t>(b)] = lanes.fold();
-            for (int64_t i = begin; i < end; ++i)
-                if (!std::isnan(x[static_cast<size_t>(i)]) && !std::isnan(y[static_cast<size_t>(i)]))
-                    local.add(y[static_cast<size_t>(i)]);
+            addDistinctPairs(local, x.data() + begin, y.data() + begin, end - begin);
         }
         const std::lock_guard lock(merge);
         levels.merge(local);

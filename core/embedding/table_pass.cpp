@@ -92,10 +92,19 @@ QS_VECTOR_CLONES void scanRun(const float* x, int64_t len, const Consts& c, RunC
         above -= v > upper;
         clipped -= (v < clipLo) | (v > clipHi);
         nan -= v != v;
-        const i8 finite = reinterpret_cast<f8>(reinterpret_cast<i8>(v) & 0x7FFFFFFF) < inf;
-        lo = (finite & (v < lo)) ? v : lo;
-        hi = (finite & (v > hi)) ? v : hi;
+        // NaN never compares true; an infinity is taken here and the run redone below.
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
         zero |= v == f8{};
+    }
+    if (i > 0) {
+        bool infinite = false;
+        for (int j = 0; j < 8; ++j) infinite = infinite || lo[j] == -inf[j] || hi[j] == inf[j];
+        if (infinite) {  // rare: the finite extremes of the vector part, as the tail loop finds them
+            lo = f8{} + r.lo, hi = f8{} + r.hi;
+            for (int64_t k = 0; k < i; ++k)
+                if (std::isfinite(x[k])) lo[0] = std::min(lo[0], x[k]), hi[0] = std::max(hi[0], x[k]);
+        }
     }
     int64_t b = 0, a = 0, cl = 0, nn = 0;
     bool z = false;

@@ -24,6 +24,7 @@
 #include "core/embedding/block_reduce.h"
 #include "core/embedding/gathered_order.h"
 #include "core/embedding/id_batch.h"
+#include "core/embedding/pair_stats.h"
 #include "core/embedding/workbench.h"
 
 using namespace qs;
@@ -239,6 +240,31 @@ private slots:
         const auto f = simulateFeature(table, bad, "mean", q, Exec{2});
         QVERIFY(!r.ok() && !f.ok());
         QCOMPARE(f.error(), r.error());
+    }
+
+    // pairStats' distinct count (a hash set whose slots are computed ahead, group by group)
+    // against errorStats' sort: values repeated at random among many distinct ones (so the
+    // set grows in the middle of a group), -0 next to +0, NaN in x or in y.
+    void pairStatsCountsEveryDistinctValueOnce() {
+        std::mt19937 rng(9);
+        for (int distinct : {3, 5000, 200000}) {
+            std::uniform_int_distribution<int> pick(0, distinct - 1);
+            std::vector<float> x(300000), y(x.size());
+            for (size_t i = 0; i < x.size(); ++i) {
+                x[i] = static_cast<float>(i % 977) * 0.001f;
+                y[i] = static_cast<float>(pick(rng) - distinct / 2) * 0.0001f;
+            }
+            y[7] = -0.0f, y[8] = 0.0f;
+            x[10] = std::numeric_limits<float>::quiet_NaN();
+            y[11] = std::numeric_limits<float>::quiet_NaN();
+            const auto reference = analysis::errorStats(x, y);
+            QVERIFY(reference.ok());
+            for (int threads : {1, 2, 8}) {
+                const auto s = pairStats(x, y, Exec{threads});
+                QCOMPARE(s.distinct_levels, reference->distinct_levels);
+                QCOMPARE(s.nan_pairs, int64_t{2});
+            }
+        }
     }
 
     // The gathered rows' statistics count each distinct row once, times its multiplicity
