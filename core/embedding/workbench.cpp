@@ -214,10 +214,11 @@ int64_t tableStreamThreshold() {
 
 Result<tpu::RowMatrix> leadingRows(const OpenTable& table, int64_t max_rows) {
     const int64_t rows = std::min(table.rows(), std::max<int64_t>(0, max_rows));
-    if (table.stream) {
-        std::vector<int64_t> ids(static_cast<size_t>(rows));
-        for (int64_t r = 0; r < rows; ++r) ids[static_cast<size_t>(r)] = r;
-        return readTableRows(*table.stream, ids);
+    if (table.stream) {  // the leading rows are contiguous in the file: one read
+        tpu::RowMatrix part{rows, table.stream->dim(), {}};
+        part.values.resize(static_cast<size_t>(rows * part.cols));
+        if (Status s = table.stream->read(0, part.values); !s) return s.error();
+        return part;
     }
     if (!table.memory) return invalidArgument("no table loaded");
     tpu::RowMatrix part;
