@@ -15,57 +15,15 @@ namespace qs::embedding {
 
 namespace {
 
-typedef float f4 __attribute__((vector_size(16)));
-typedef double d4 __attribute__((vector_size(32)));
-typedef int64_t l4 __attribute__((vector_size(32)));
 using vec::f8;
 using vec::i8;
-static_assert(analysis::kStatsLanes == 4);
 
 }  // namespace
 
-// Four pairs at a time, pair l into lane l: ErrorLanes::add's operations lane by lane (a NaN
-// pair adds +0 everywhere and counts as a NaN pair), the lanes as one vector each.
+// The pairs from lane 0 on: ErrorLanes::addRun (its groups as one vector each) inlined into
+// this function's AVX2 clone.
 QS_VECTOR_CLONES void addPairRun(analysis::ErrorLanes& lanes, const float* x, const float* y, int64_t n) {
-    d4 err, err2, x2, y2, xy, maxAbs;
-    l4 count;
-    std::memcpy(&err, lanes.err, sizeof err);
-    std::memcpy(&err2, lanes.err2, sizeof err2);
-    std::memcpy(&x2, lanes.x2, sizeof x2);
-    std::memcpy(&y2, lanes.y2, sizeof y2);
-    std::memcpy(&xy, lanes.xy, sizeof xy);
-    std::memcpy(&maxAbs, lanes.max_abs, sizeof maxAbs);
-    std::memcpy(&count, lanes.count, sizeof count);
-    l4 nan{};
-    const d4 zero{};
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        f4 xf, yf;
-        std::memcpy(&xf, x + i, sizeof xf);
-        std::memcpy(&yf, y + i, sizeof yf);
-        const d4 xw = __builtin_convertvector(xf, d4), yw = __builtin_convertvector(yf, d4);
-        const l4 skip = (xw != xw) | (yw != yw);
-        const d4 xs = skip ? zero : xw, ys = skip ? zero : yw;
-        const d4 e = xs - ys;
-        err += e;
-        err2 += e * e;
-        x2 += xs * xs;
-        y2 += ys * ys;
-        xy += xs * ys;
-        const d4 a = reinterpret_cast<d4>(reinterpret_cast<l4>(e) & 0x7FFFFFFFFFFFFFFFll);
-        maxAbs = ((a > maxAbs) | (a != a)) ? a : maxAbs;
-        count += skip + 1;  // skip is -1 or 0
-        nan -= skip;
-    }
-    std::memcpy(lanes.err, &err, sizeof err);
-    std::memcpy(lanes.err2, &err2, sizeof err2);
-    std::memcpy(lanes.x2, &x2, sizeof x2);
-    std::memcpy(lanes.y2, &y2, sizeof y2);
-    std::memcpy(lanes.xy, &xy, sizeof xy);
-    std::memcpy(lanes.max_abs, &maxAbs, sizeof maxAbs);
-    std::memcpy(lanes.count, &count, sizeof count);
-    for (int l = 0; l < 4; ++l) lanes.nan_pairs += nan[l];
-    for (; i < n; ++i) lanes.add(static_cast<int>(i % 4), x[i], y[i]);
+    lanes.addRun(0, x, y, n);
 }
 
 // The y values of pairs without a NaN into `counter`: DistinctCounter::addPairs inlined into
