@@ -415,6 +415,27 @@ void TstWorkbenchController::aTableLargerThanTheBudgetIsStreamed() {
     QCOMPARE(status.count(), 1);
     QVERIFY(status.last().at(0).toString().contains(QStringLiteral("larger than the memory budget")));
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("codes.npy"))));
+
+    // The same table cut short: over the budget it is refused when opened, in words naming
+    // the file and the bytes missing, and the views go stale instead of showing old figures.
+    QFile whole(path);
+    QVERIFY(whole.open(QIODevice::ReadOnly));
+    const QByteArray head = whole.read(100000);
+    whole.close();
+    const QString cut = dir.filePath(QStringLiteral("cut.npy"));
+    QFile part(cut);
+    QVERIFY(part.open(QIODevice::WriteOnly) && part.write(head) == head.size());
+    part.close();
+    QSignalSpy stale(c_.get(), &WorkbenchController::resultsStale);
+    qputenv("QS_MEMORY_BUDGET", "256K");
+    t.data_file = cut;
+    model_->setTable(0, t, QStringLiteral("cut table"));
+    QTRY_VERIFY_WITH_TIMEOUT(!stale.isEmpty() && stale.last().at(0).toString().contains(QStringLiteral("truncated")),
+                             30000);
+    qunsetenv("QS_MEMORY_BUDGET");
+    const QString why = stale.last().at(0).toString();
+    QVERIFY2(why.contains(QStringLiteral("cut.npy")) && why.contains(QStringLiteral("needs 768000 bytes")), qPrintable(why));
+    QVERIFY(!c_->showingResults());
 }
 
 QTEST_MAIN(TstWorkbenchController)
