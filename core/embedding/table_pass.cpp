@@ -19,23 +19,16 @@ constexpr int64_t kRun = 1024;    // elements of each block per step (8 x 4 KB: 
 constexpr int64_t kMaxLanedSlots = int64_t{1} << 16;
 constexpr int64_t kPrefetch = 512;  // values ahead in each block
 constexpr int kStats = 6;         // err, err2, x2, y2, xy, max_abs per block
-static_assert(kBlock % kRun == 0 && kRun % 8 == 0);
+static_assert(kBlock % kRun == 0 && kRun % 256 == 0);  // whole steps of quantizeRuns
 
-// GCC vector extensions: 8 floats (one per block) and their two halves as doubles. In the
-// AVX2 clone each is one register; the baseline clone splits them into SSE halves.
+// GCC vector extensions: 8 floats, and 4 / 8 doubles (four blocks' sums; a converted f8).
+// In the AVX2 clone f8 and d4 are one register each; the baseline clone splits them into SSE
+// halves. Same operations in every clone (-ffp-contract=off), so the same bits.
 typedef float f8 __attribute__((vector_size(32)));
 typedef int32_t i8 __attribute__((vector_size(32)));
+typedef double d4 __attribute__((vector_size(32)));
+typedef int64_t l4 __attribute__((vector_size(32)));
 typedef double d8 __attribute__((vector_size(64)));
-typedef int64_t l8 __attribute__((vector_size(64)));
-
-// The quantized kernel also gets an AVX-512 clone: its eight double sums per statistic are
-// one register there, and 32 registers hold every sum without spilling. Same operations in
-// every clone (-ffp-contract=off), so the same bits.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(QS_NO_CLONES)
-#define QS_PASS_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define QS_PASS_CLONES
-#endif
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
@@ -130,84 +123,107 @@ QS_VECTOR_CLONES void scanRun(const float* x, int64_t len, const Consts& c, RunC
 }
 
 // The quantized part for kLanes blocks side by side: x[lane] points at each block's current
-// run of `len` values. For every value (lane by lane in index order): the bucket index with
-// the lookup's float32 formula (simulatedBucketF32; trunc == floor as the argument is >= 0.5),
+// run of `len` values (a multiple of kStep). For every value: the bucket index with the
+// lookup's float32 formula (simulatedBucketF32; trunc == floor as the argument is >= 0.5),
 // counted into the histogram (NaN into nan_slot), and the reconstruction error sums of
 // storage_quant.cpp's ErrorSums::add with the reconstruction float(code) * quantum + lower.
 // A NaN value adds +0 to every sum (no change: a sum that starts at +0 is never -0) and
 // nothing to max_abs. acc holds the sums, kStats x kLanes, carried from run to run.
-QS_PASS_CLONES void quantizeRuns(const float* const* x, int64_t len, const Consts& c, double* acc,
-                                   int64_t* hist) {
+//
+// Two steps per kStep values of each block. First each block's values eight at a time, as
+// they lie in memory: bucket, histogram slot and the pair (x, y) with NaN pairs zeroed, into
+// L1 buffers. Then the double sums, four blocks in one vector of doubles: each block's sums
+// stay a sequential chain in index order (storage_quant.cpp's order), and four blocks' pairs
+// are an in-lane transpose apart. Six sums of four doubles are six AVX2 registers; the eight
+// blocks' sums held at once (the kernel before) spilled them on every value without AVX-512.
+constexpr int64_t kStep = 256;  // 8 blocks x 256 pairs x 8 bytes = 16 KB of buffers
+QS_VECTOR_CLONES void quantizeRuns(const float* const* x, int64_t len, const Consts& c, double* acc,
+                                     int64_t* hist) {
     const f8 lower = f8{} + c.k.lower, upper = f8{} + c.k.upper, quantum = f8{} + c.k.quantum;
     const f8 half = f8{} + 0.5f, zero{};
     const i8 last = i8{} + c.last, nanSlot = i8{} + c.nan_slot;
-    d8 sums[kStats];
-    std::memcpy(sums, acc, sizeof sums);
     const int64_t lane = c.lanes > 1 ? c.slots : 0;
     int64_t *h0 = hist, *h1 = h0 + lane, *h2 = h1 + lane, *h3 = h2 + lane;
-    alignas(32) int32_t tile[64];
-    for (int64_t i = 0; i < len; i += 8) {
-        f8 r[8];
-        // Eight streams 256 KB apart: the hardware prefetcher does not keep up with them alone.
-        if ((i & 15) == 0)
-            for (int l = 0; l < 8; ++l) __builtin_prefetch(x[l] + i + kPrefetch);
-        for (int l = 0; l < 8; ++l) std::memcpy(&r[l], x[l] + i, sizeof(f8));
-        // 8 x 8 transpose: col[t][l] = x[l][i + t].
-        const f8 t0 = __builtin_shufflevector(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
-        const f8 t1 = __builtin_shufflevector(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
-        const f8 t2 = __builtin_shufflevector(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
-        const f8 t3 = __builtin_shufflevector(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
-        const f8 t4 = __builtin_shufflevector(r[4], r[5], 0, 8, 1, 9, 4, 12, 5, 13);
-        const f8 t5 = __builtin_shufflevector(r[4], r[5], 2, 10, 3, 11, 6, 14, 7, 15);
-        const f8 t6 = __builtin_shufflevector(r[6], r[7], 0, 8, 1, 9, 4, 12, 5, 13);
-        const f8 t7 = __builtin_shufflevector(r[6], r[7], 2, 10, 3, 11, 6, 14, 7, 15);
-        const f8 u0 = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
-        const f8 u1 = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
-        const f8 u2 = __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
-        const f8 u3 = __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
-        const f8 u4 = __builtin_shufflevector(t4, t6, 0, 1, 8, 9, 4, 5, 12, 13);
-        const f8 u5 = __builtin_shufflevector(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15);
-        const f8 u6 = __builtin_shufflevector(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13);
-        const f8 u7 = __builtin_shufflevector(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
-        const f8 col[8] = {__builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11),
-                           __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11),
-                           __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11),
-                           __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11),
-                           __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15),
-                           __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15),
-                           __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15),
-                           __builtin_shufflevector(u3, u7, 4, 5, 6, 7, 12, 13, 14, 15)};
-        for (int t = 0; t < 8; ++t) {
-            const f8 v = col[t];
-            const i8 ok = v == v;
-            f8 cv = v < lower ? lower : v;
-            cv = upper < cv ? upper : cv;
-            f8 tq = (cv - lower) / quantum + half;
-            tq = ok ? tq : zero;
-            i8 q = __builtin_convertvector(tq, i8);
-            q = q < last ? q : last;
-            const f8 y = __builtin_convertvector(q, f8) * quantum + lower;
-            const i8 slot = ok ? q : nanSlot;
-            std::memcpy(tile + 8 * t, &slot, sizeof slot);
-            const f8 xz = ok ? v : zero, yz = ok ? y : zero;
-            const d8 xs = __builtin_convertvector(xz, d8), ys = __builtin_convertvector(yz, d8);
-            const d8 e = xs - ys;
-            sums[0] += e;
-            sums[1] += e * e;
-            sums[2] += xs * xs;
-            sums[3] += ys * ys;
-            sums[4] += xs * ys;
-            const d8 a = reinterpret_cast<d8>(reinterpret_cast<l8>(e) & 0x7FFFFFFFFFFFFFFFll);
-            sums[5] = a > sums[5] ? a : sums[5];
+    alignas(32) float xs[kLanes][kStep], ys[kLanes][kStep];
+    alignas(32) int32_t tile[kStep];
+    for (int64_t s = 0; s < len; s += kStep) {
+        for (int l = 0; l < kLanes; ++l) {
+            const float* in = x[l] + s;
+            for (int64_t i = 0; i < kStep; i += 8) {
+                if ((i & 15) == 0) __builtin_prefetch(in + i + kPrefetch);
+                f8 v;
+                std::memcpy(&v, in + i, sizeof v);
+                const i8 ok = v == v;
+                f8 cv = v < lower ? lower : v;
+                cv = upper < cv ? upper : cv;
+                f8 tq = (cv - lower) / quantum + half;
+                tq = ok ? tq : zero;
+                i8 q = __builtin_convertvector(tq, i8);
+                q = q < last ? q : last;
+                const f8 y = __builtin_convertvector(q, f8) * quantum + lower;
+                const i8 slot = ok ? q : nanSlot;
+                std::memcpy(tile + i, &slot, sizeof slot);
+                const f8 xz = ok ? v : zero, yz = ok ? y : zero;
+                std::memcpy(&xs[l][i], &xz, sizeof xz);
+                std::memcpy(&ys[l][i], &yz, sizeof yz);
+            }
+            for (int64_t j = 0; j < kStep; j += 4) {
+                ++h0[tile[j]];
+                ++h1[tile[j + 1]];
+                ++h2[tile[j + 2]];
+                ++h3[tile[j + 3]];
+            }
         }
-        for (int j = 0; j < 64; j += 4) {
-            ++h0[tile[j]];
-            ++h1[tile[j + 1]];
-            ++h2[tile[j + 2]];
-            ++h3[tile[j + 3]];
+        for (int g = 0; g < kLanes; g += 4) {
+            d4 sums[kStats];
+            for (int k = 0; k < kStats; ++k) std::memcpy(&sums[k], acc + k * kLanes + g, sizeof(d4));
+            auto add = [&](const d4& xd, const d4& yd) {
+                const d4 e = xd - yd;
+                sums[0] += e;
+                sums[1] += e * e;
+                sums[2] += xd * xd;
+                sums[3] += yd * yd;
+                sums[4] += xd * yd;
+                const d4 a = reinterpret_cast<d4>(reinterpret_cast<l4>(e) & 0x7FFFFFFFFFFFFFFFll);
+                sums[5] = a > sums[5] ? a : sums[5];
+            };
+            for (int64_t i = 0; i < kStep; i += 8) {
+                // In-lane 4 x 8 transposes: cols[t] holds pair i + t of blocks g..g+3 in its
+                // low half and pair i + t + 4 in its high half (each half converts to
+                // doubles in one instruction).
+                auto transpose = [&](const float (*m)[kStep], f8* cols) {
+                    // Four named loads: a loop of memcpy into an array became a copy through
+                    // the stack in 16-byte halves, read back as 32 bytes (a failed store
+                    // forward on every load).
+                    f8 r[4];
+                    std::memcpy(&r[0], &m[g][i], sizeof(f8));
+                    std::memcpy(&r[1], &m[g + 1][i], sizeof(f8));
+                    std::memcpy(&r[2], &m[g + 2][i], sizeof(f8));
+                    std::memcpy(&r[3], &m[g + 3][i], sizeof(f8));
+                    const f8 t0 = __builtin_shufflevector(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
+                    const f8 t1 = __builtin_shufflevector(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
+                    const f8 t2 = __builtin_shufflevector(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
+                    const f8 t3 = __builtin_shufflevector(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
+                    cols[0] = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
+                    cols[1] = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
+                    cols[2] = __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
+                    cols[3] = __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
+                };
+                f8 xc[4], yc[4];
+                transpose(xs, xc);
+                transpose(ys, yc);
+                for (int t = 0; t < 4; ++t) {
+                    const d8 xw = __builtin_convertvector(xc[t], d8), yw = __builtin_convertvector(yc[t], d8);
+                    add(__builtin_shufflevector(xw, xw, 0, 1, 2, 3), __builtin_shufflevector(yw, yw, 0, 1, 2, 3));
+                }
+                for (int t = 0; t < 4; ++t) {
+                    const d8 xw = __builtin_convertvector(xc[t], d8), yw = __builtin_convertvector(yc[t], d8);
+                    add(__builtin_shufflevector(xw, xw, 4, 5, 6, 7), __builtin_shufflevector(yw, yw, 4, 5, 6, 7));
+                }
+            }
+            for (int k = 0; k < kStats; ++k) std::memcpy(acc + k * kLanes + g, &sums[k], sizeof(d4));
         }
     }
-    std::memcpy(acc, sums, sizeof sums);
 }
 
 }  // namespace
