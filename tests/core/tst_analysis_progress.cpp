@@ -82,6 +82,8 @@ private slots:
         QVERIFY(with && without);
         checkDeterminate(r.fractions, 15);
         QCOMPARE(r.fractions.size(), size_t(16));  // before each of the 15 widths, and the end
+        QCOMPARE(with->rows.size(), size_t(15));  // 2..16 bits
+        QCOMPARE(with->rows.size(), without->rows.size());
         for (size_t i = 0; i < with->rows.size(); ++i) QCOMPARE(with->rows[i].mse, without->rows[i].mse);
         checkCancels([&](ProgressCallback cb) { return sweepBits(data_.values, qdqSigned(), 2, 16, DataKind::Other, {}, cb); },
                      r.fractions.size());
@@ -143,6 +145,8 @@ private slots:
         QVERIFY(with && without);
         QCOMPARE(r.fractions.size(), size_t(6 + 15 + 1));  // each run, each pair, the end
         checkDeterminate(r.fractions, 22);
+        QCOMPARE(without->comparison.diffs.size(), size_t(15));  // the six schemes' pairs
+        QCOMPARE(with->comparison.diffs.size(), without->comparison.diffs.size());
         for (size_t i = 0; i < without->comparison.diffs.size(); ++i)
             QCOMPARE(with->comparison.diffs[i].differing, without->comparison.diffs[i].differing);
         checkCancels([&](ProgressCallback cb) { return compareFrameworks(data_.values, setup, cb); }, r.fractions.size());
