@@ -64,16 +64,12 @@ std::vector<float> strideSample(std::span<const float> values, int64_t m, const 
 std::optional<std::pair<double, double>> radixQuantiles(const std::vector<float>& v, double q1,
                                                         double q2, const Exec& exec) {
     constexpr size_t kBins = size_t{1} << 16;
-    auto key = [](float f) {
-        const uint32_t u = std::bit_cast<uint32_t>(f);
-        return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-    };
     const int64_t n = static_cast<int64_t>(v.size());
     std::vector<int64_t> counts(kBins, 0);
     std::mutex merge;
     parallelFor(exec, n, [&](int64_t b, int64_t e) {
         std::vector<int64_t> local(kBins, 0);
-        for (int64_t i = b; i < e; ++i) ++local[key(v[static_cast<size_t>(i)]) >> 16];
+        for (int64_t i = b; i < e; ++i) ++local[orderKey(v[static_cast<size_t>(i)]) >> 16];
         const std::lock_guard lock(merge);
         for (size_t j = 0; j < kBins; ++j) counts[j] += local[j];
     });
@@ -107,7 +103,7 @@ std::optional<std::pair<double, double>> radixQuantiles(const std::vector<float>
         if (std::find(bins.begin(), bins.end(), need.bin) == bins.end()) bins.push_back(need.bin);
     std::vector<std::vector<float>> members(bins.size());
     for (float x : v) {
-        const size_t bin = key(x) >> 16;
+        const size_t bin = orderKey(x) >> 16;
         for (size_t j = 0; j < bins.size(); ++j)
             if (bins[j] == bin) members[j].push_back(x);
     }

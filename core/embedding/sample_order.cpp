@@ -15,11 +15,6 @@ namespace qs::embedding {
 
 namespace {
 
-// Key order is value order for finite floats, with -0 before +0.
-uint32_t orderKey(float f) {
-    const uint32_t u = std::bit_cast<uint32_t>(f);
-    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-}
 float fromOrderKey(uint32_t k) {
     return std::bit_cast<float>((k & 0x80000000u) ? (k & 0x7FFFFFFFu) : ~k);
 }

@@ -3,6 +3,8 @@
 // from the values between two of its order statistics.
 #pragma once
 
+#include <bit>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <utility>
@@ -11,6 +13,13 @@
 #include "core/tensor.h"
 
 namespace qs::embedding {
+
+// A key whose unsigned order is the value order of finite floats, -0 before +0: the radix
+// sort below and radixQuantiles (range_suggest.cpp) bin values by it.
+inline uint32_t orderKey(float f) {
+    const uint32_t u = std::bit_cast<uint32_t>(f);
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
 
 // The q-quantile (q in [0, 1]) with linear interpolation between the order statistics at
 // ranks floor(q (n - 1)) and the next (numpy's default), by nth_element; reorders `values`
