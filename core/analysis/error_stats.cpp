@@ -94,16 +94,17 @@ Result<ErrorStats> errorStats(std::span<const float> x, std::span<const float> y
     sums.clipped = clipped;
     ErrorStats s = statsFromSums(sums);
     if (s.count == 0) return s;
-    if (levels.overflowed()) {  // more than 8M levels: sort the counted y values instead
-        std::vector<float> used;
-        used.reserve(y.size());
-        for (size_t i = 0; i < x.size(); ++i)
-            if (!std::isnan(x[i]) && !std::isnan(y[i])) used.push_back(y[i]);
-        s.distinct_levels = distinctValues(used);
-    } else {
-        s.distinct_levels = levels.count();
-    }
+    // Past the counter's table (8M levels): sort the counted y values instead.
+    s.distinct_levels = levels.overflowed() ? distinctPairOutputs(x, y) : levels.count();
     return s;
+}
+
+int64_t distinctPairOutputs(std::span<const float> x, std::span<const float> y) {
+    std::vector<float> used;
+    used.reserve(y.size());
+    for (size_t i = 0; i < x.size(); ++i)
+        if (!std::isnan(x[i]) && !std::isnan(y[i])) used.push_back(y[i]);
+    return distinctValues(used);
 }
 
 }  // namespace qs::analysis

@@ -224,5 +224,8 @@ Result<ErrorStats> errorStats(std::span<const float> x, std::span<const float> y
 // Number of distinct values among the non-NaN entries (-0 == +0). Sorts a copy of the bit
 // patterns with a 3-pass radix sort: O(n), no hashing.
 int64_t distinctValues(std::span<const float> values);
+// distinctValues of the y[i] whose pair has no NaN (neither x[i] nor y[i]): the distinct
+// levels counted by sorting, where a DistinctCounter gave up. x and y the same size.
+int64_t distinctPairOutputs(std::span<const float> x, std::span<const float> y);
 
 }  // namespace qs::analysis

@@ -134,14 +134,6 @@ ErrorSums fuseBlock(const PassSetup& s, const float* x, const float* y, int64_t 
     return sums.fold();
 }
 
-// The distinct levels when the counter gave up: sort the counted outputs (values in memory).
-int64_t countLevelsBySorting(std::span<const float> x, std::span<const float> y) {
-    std::vector<float> used;
-    for (size_t i = 0; i < x.size(); ++i)
-        if (!std::isnan(x[i]) && !std::isnan(y[i])) used.push_back(y[i]);
-    return distinctValues(used);
-}
-
 // One channel's running numbers, fed its values in index order.
 struct ChannelAcc {
     BlockedErrorSums sums;
@@ -266,7 +258,7 @@ Result<PassTotals> fusedPass(const PassSetup& setup, std::span<const float> x,
                              const std::atomic<bool>* cancel) {
     PassTotals t{{}, PassShare(setup), 0};
     if (Status s = fuseInto(setup, x, y, 0, exec, cancel, t.sums, t.share); !s) return s.error();
-    t.distinct_levels = t.share.levels.overflowed() ? countLevelsBySorting(x, y) : t.share.levels.count();
+    t.distinct_levels = t.share.levels.overflowed() ? distinctPairOutputs(x, y) : t.share.levels.count();
     return t;
 }
 
@@ -288,7 +280,7 @@ Result<std::vector<ChannelSummary>> channelSummaries(const PassSetup& setup, std
                         xs.push_back(x[static_cast<size_t>(i)]);
                         ys.push_back(y[static_cast<size_t>(i)]);
                     }
-                return countLevelsBySorting(xs, ys);
+                return distinctPairOutputs(xs, ys);
             });
         }
     });

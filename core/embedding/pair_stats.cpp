@@ -133,14 +133,7 @@ analysis::ErrorStats pairStats(std::span<const float> x, std::span<const float> 
     for (const analysis::ErrorSums& b : blockSums) sums.merge(b);
     analysis::ErrorStats s = analysis::statsFromSums(sums);
     if (s.count == 0) return s;
-    if (levels.overflowed()) {  // errorStats' fallback: sort the counted y values
-        std::vector<float> used;
-        for (size_t i = 0; i < x.size(); ++i)
-            if (!std::isnan(x[i]) && !std::isnan(y[i])) used.push_back(y[i]);
-        s.distinct_levels = analysis::distinctValues(used);
-    } else {
-        s.distinct_levels = levels.count();
-    }
+    s.distinct_levels = levels.overflowed() ? analysis::distinctPairOutputs(x, y) : levels.count();
     return s;
 }
 
