@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <new>
 
 #include <unistd.h>
 
+#include "core/data/float_normals.h"
 #include "core/data/generators.h"
+#include "core/ops/kernel_util.h"  // QS_VECTOR_CLONES
+#include "core/page_prefault.h"
 #include "core/tpu/simulated_quantization.h"  // pyFloatRepr
 
 namespace qs::embedding {
@@ -21,29 +25,64 @@ constexpr int64_t kChunk = int64_t{1} << 22;
 // needing more is 0.0455^64 (never), the cap only bounds the loop.
 constexpr int kMaxRedraws = 64;
 
-// Truncated standard normal for elements [b, e) (e - b <= kTruncBatch): z of stream 0;
-// redraw k of element i is z(i) of stream k + 1. The redraws (4.6 % of the elements, then
-// 4.6 % of those, ...) are drawn together, a stream at a time, so they vectorise like the
-// first draws; each element's value is the same as drawing it alone.
+// Truncated standard normal for elements [b, e) (e - b <= kTruncBatch), in float32 like
+// TensorFlow's own initializers: z of stream 0; redraw k of element i is z(i) of stream
+// k + 1. The redraws (4.6 % of the elements, then 4.6 % of those, ...) are drawn together,
+// a stream at a time, so they vectorise like the first draws; each element's value is the
+// same as drawing it alone.
 constexpr int64_t kTruncBatch = 4096;
-void truncatedNormals(uint64_t seed, int64_t b, int64_t e, double* z) {
-    for (int64_t i = b; i < e; i += data::kNormalBatch)
-        data::standardNormalBatch(data::CounterStream(seed, 0), i, std::min(e, i + data::kNormalBatch), z + (i - b));
+
+typedef float f8 __attribute__((vector_size(32)));
+typedef int32_t i8 __attribute__((vector_size(32)));
+
+// Writes first + k for each z[k] (k < n) with |z[k]| > 2 to `outside`; returns how many.
+// Eight at a time: most groups (0.954^8 = 69 %) have none and cost one test; the others
+// append without a branch (a branch per value mispredicted often enough to cost as much
+// as drawing the normals).
+QS_VECTOR_CLONES int64_t outsideTwo(const float* z, int64_t n, int64_t first, int64_t* outside) {
+    const f8 two = f8{} + 2.0f, minusTwo = f8{} - 2.0f;
+    int64_t count = 0, k = 0;
+    for (; k + 8 <= n; k += 8) {
+        f8 v;
+        std::memcpy(&v, z + k, sizeof v);
+        const i8 out = (v > two) | (v < minusTwo);
+        uint64_t any[4];
+        std::memcpy(any, &out, sizeof any);
+        if ((any[0] | any[1] | any[2] | any[3]) == 0) continue;
+        for (int l = 0; l < 8; ++l) {
+            outside[count] = first + k + l;
+            count += out[l] != 0;
+        }
+    }
+    for (; k < n; ++k) {
+        outside[count] = first + k;
+        count += std::fabs(z[k]) > 2.0f;
+    }
+    return count;
+}
+
+// out[k] = float(mean + stddev * z[k]), k < n (double arithmetic: mean and stddev are doubles).
+QS_VECTOR_CLONES void scaleNormals(const float* z, int64_t n, double mean, double stddev, float* out) {
+    for (int64_t k = 0; k < n; ++k) out[k] = static_cast<float>(mean + stddev * static_cast<double>(z[k]));
+}
+
+void truncatedNormals(uint64_t seed, int64_t b, int64_t e, float* z) {
+    for (int64_t i = b; i < e; i += data::kFloatNormalBatch)
+        data::standardNormalsF(data::CounterStream(seed, 0), i, std::min(e, i + data::kFloatNormalBatch),
+                               z + (i - b));
     int64_t redraw[kTruncBatch];
-    double again[kTruncBatch];
-    int64_t count = 0;
-    for (int64_t i = b; i < e; ++i)
-        if (std::fabs(z[i - b]) > 2.0) redraw[count++] = i;
+    float again[kTruncBatch];
+    int64_t count = outsideTwo(z, e - b, b, redraw);
     for (int k = 0; count > 0; ++k) {
         if (k == kMaxRedraws) {
-            for (int64_t j = 0; j < count; ++j) z[redraw[j] - b] = 0.0;
+            for (int64_t j = 0; j < count; ++j) z[redraw[j] - b] = 0.0f;
             break;
         }
-        data::standardNormalsAt(data::CounterStream(seed, static_cast<uint64_t>(k) + 1), redraw, count, again);
+        data::standardNormalsAtF(data::CounterStream(seed, static_cast<uint64_t>(k) + 1), redraw, count, again);
         int64_t left = 0;
         for (int64_t j = 0; j < count; ++j) {
             z[redraw[j] - b] = again[j];
-            if (std::fabs(again[j]) > 2.0) redraw[left++] = redraw[j];
+            if (std::fabs(again[j]) > 2.0f) redraw[left++] = redraw[j];
         }
         count = left;
     }
@@ -72,12 +111,12 @@ void fill(const InitializerSpec& spec, double stddev, int64_t b, int64_t e, floa
     }
     case InitializerKind::TruncatedNormal:
         for (int64_t i = b; i < e;) {
-            // Batches aligned to kNormalBatch (Box-Muller pairs are never split but at b).
-            const int64_t next = std::min(e, (i / data::kNormalBatch + kTruncBatch / data::kNormalBatch) *
-                                                 data::kNormalBatch);
-            double z[kTruncBatch];
+            // Batches aligned to kFloatNormalBatch (Box-Muller pairs are never split but at b).
+            const int64_t next = std::min(e, (i / data::kFloatNormalBatch + kTruncBatch / data::kFloatNormalBatch) *
+                                                 data::kFloatNormalBatch);
+            float z[kTruncBatch];
             truncatedNormals(spec.seed, i, next, z);
-            for (int64_t j = i; j < next; ++j) out[j] = static_cast<float>(spec.mean + stddev * z[j - i]);
+            scaleNormals(z, next - i, spec.mean, stddev, out + i);
             i = next;
         }
         return;
@@ -182,6 +221,9 @@ Result<tpu::RowMatrix> initializeTable(int64_t rows, int64_t dim, const Initiali
     table.cols = dim;
     const int64_t n = rows * dim;
     try {
+        // Reserve first (untouched pages), fault them in on every thread, then zero-fill.
+        table.values.reserve(static_cast<size_t>(n));
+        prefaultPages(table.values.data(), static_cast<size_t>(n) * sizeof(float), exec);
         table.values.resize(static_cast<size_t>(n));
     } catch (const std::bad_alloc&) {
         return invalidArgument(what + "out of memory for " + std::to_string(rows) + " x " +

@@ -1,0 +1,23 @@
+// Standard normal samples computed in float32, for samplers whose output is float32 anyway
+// (the embedding table's initializers: TensorFlow's own initializers draw float32
+// Box-Muller pairs too). About 5x the double-precision normals of generators.h: one
+// SplitMix64 draw per pair instead of two, and 8 float lanes per AVX2 instruction.
+#pragma once
+
+#include <cstdint>
+
+#include "core/data/generators.h"  // CounterStream
+
+namespace qs::data {
+
+// z[k] = float32 standard normal sample b + k of `s`, for e - b <= kFloatNormalBatch.
+// Box-Muller: pair j = i / 2 takes counter j of `s`; its high 24 bits give the radius
+// (u1 = (a + 1/2) 2^-24, so |z| < 5.9), the next 24 bits the angle; sample 2j is the
+// cosine, 2j + 1 the sine. Only +, *, /, sqrt and floor (all exact or correctly rounded)
+// are used, so the bits are the same on every machine, thread count and code path.
+inline constexpr int64_t kFloatNormalBatch = 128;
+void standardNormalsF(const CounterStream& s, int64_t b, int64_t e, float* z);
+// The same samples at scattered indices (z[k] = sample index[k] of `s`, any count).
+void standardNormalsAtF(const CounterStream& s, const int64_t* index, int64_t count, float* z);
+
+}  // namespace qs::data
