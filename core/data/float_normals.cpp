@@ -55,10 +55,11 @@ inline void cosSin2PiF(float t, float& c, float& s) {
     s = negate ? -s0 : s0;
 }
 
-// The uniforms of pair j: 24 bits each from one 64-bit draw, as int32 (converts in SIMD).
+// The uniforms of pair j from one 64-bit draw, as int32 (converts in SIMD). u1 takes 23
+// bits so that a + 1/2 is exact in float32 (with 24 it would round, to 1 at the top).
 inline void pairUniforms(const CounterStream& s, uint64_t j, float& u1, float& u2) {
     const uint64_t h = s.bits(j);
-    u1 = (static_cast<float>(static_cast<int32_t>(h >> 40)) + 0.5f) * 0x1p-24f;
+    u1 = (static_cast<float>(static_cast<int32_t>(h >> 41)) + 0.5f) * 0x1p-23f;
     u2 = static_cast<float>(static_cast<int32_t>((h >> 16) & 0xFFFFFFu)) * 0x1p-24f;
 }
 

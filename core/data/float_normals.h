@@ -11,9 +11,9 @@
 namespace qs::data {
 
 // z[k] = float32 standard normal sample b + k of `s`, for e - b <= kFloatNormalBatch.
-// Box-Muller: pair j = i / 2 takes counter j of `s`; its high 24 bits give the radius
-// (u1 = (a + 1/2) 2^-24, so |z| < 5.9), the next 24 bits the angle; sample 2j is the
-// cosine, 2j + 1 the sine. Only +, *, /, sqrt and floor (all exact or correctly rounded)
+// Box-Muller: pair j = i / 2 takes draw j of `s` (CounterStream::bits(j)) = h; the radius
+// comes from u1 = (a + 1/2) 2^-23 with a = h >> 41 (so |z| < 5.8), the angle from
+// u2 = b 2^-24 with b = bits 16..39 of h; sample 2j is r cos(2 pi u2), 2j + 1 r sin(2 pi u2). Only +, *, /, sqrt and floor (all exact or correctly rounded)
 // are used, so the bits are the same on every machine, thread count and code path.
 inline constexpr int64_t kFloatNormalBatch = 128;
 void standardNormalsF(const CounterStream& s, int64_t b, int64_t e, float* z);
