@@ -303,6 +303,12 @@ void MainWindow::connectController() {
         statusLabel_->setText(tr("Loading cancelled; the previous data stays."));
     });
 
+    // The transfer curve needs no statistics: it is drawn as soon as the op has run, while
+    // the pass over the data goes on, and its result then only adopted (showResult).
+    connect(controller_, &ExplorerController::curveChanged, this, [this](ExplorerResultPtr partial, quint64 serial) {
+        transferView_->setResult(std::move(partial));
+        curveShown_ = serial;
+    });
     connect(controller_, &ExplorerController::resultChanged, this, &MainWindow::showResult);
     connect(controller_, &ExplorerController::computeFailed, this, &MainWindow::showFailure);
     connectStreamedPasses();
@@ -345,7 +351,10 @@ void MainWindow::connectStreamedPasses() {
 }
 
 void MainWindow::showResult(ExplorerResultPtr result, quint64 serial, double ms) {
-    transferView_->setResult(result);
+    if (serial == curveShown_)
+        transferView_->adoptResult(result);  // its curve is on show already (curveChanged)
+    else
+        transferView_->setResult(result);
     histogramView_->setResult(result);
     errorView_->setResult(result);
     channelView_->setResult(result);

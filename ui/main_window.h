@@ -146,6 +146,7 @@ private:
     QDockWidget* statsDock_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     TransferView* transferView_ = nullptr;
+    quint64 curveShown_ = 0;  // the computation whose curve the transfer view drew ahead of its result
     HistogramView* histogramView_ = nullptr;
     ErrorHistogramView* errorView_ = nullptr;
     ChannelView* channelView_ = nullptr;

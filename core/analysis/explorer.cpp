@@ -102,6 +102,17 @@ Status attachCurve(ExplorerResult& r, const QuantSpec& spec, const ExplorerOptio
     return okStatus();
 }
 
+// Hands the curve to options.on_curve ahead of the statistics (a copy of what it needs).
+void announceCurve(const ExplorerResult& r, const ExplorerOptions& options) {
+    if (!options.on_curve) return;
+    ExplorerResult partial;
+    partial.spec = r.spec;
+    partial.run = r.run;
+    partial.curve = r.curve;
+    partial.curve_channel = r.curve_channel;
+    options.on_curve(std::move(partial));
+}
+
 }  // namespace
 
 std::pair<float, float> dataRange(std::span<const float> values, const Exec& exec) {
@@ -144,6 +155,8 @@ Result<ExplorerResult> computeExplorer(const QuantSpec& spec, const TensorRef<fl
     if (r.run.slices.empty() || r.run.layout.depth < 1)  // applySpec refuses empty data
         return invalidArgument("the data has no values");
     if (cancelled(options)) return cancelledError();
+    if (Status s = attachCurve(r, spec, options); !s) return s.error();
+    announceCurve(r, options);
 
     const auto [lo, hi] = options.data_range ? *options.data_range : dataRange(data.data, options.exec);
     auto setup = setUp(r, options, lo, hi);
@@ -161,7 +174,6 @@ Result<ExplorerResult> computeExplorer(const QuantSpec& spec, const TensorRef<fl
         r.channels = std::move(*channels);
     }
     if (cancelled(options)) return cancelledError();
-    if (Status s = attachCurve(r, spec, options); !s) return s.error();
     return r;
 }
 
@@ -200,6 +212,8 @@ Result<ExplorerResult> computeExplorerStream(const QuantSpec& spec, const data::
     r.run = prepared->run;
     auto setup = setUp(r, options, ranges.lo, ranges.hi);
     if (!setup) return setup.error();
+    if (Status s = attachCurve(r, spec, options); !s) return s.error();
+    announceCurve(r, options);
     // Scan 2: Q(x) chunk by chunk, through the fused pass. Per tensor with a given range the
     // op itself runs on each chunk (elementwise once its range is fixed, and vectorised).
     // (As its one slice's per-tensor spec: a chunk is flat, and a size-1 axis quantizes as
@@ -212,7 +226,6 @@ Result<ExplorerResult> computeExplorerStream(const QuantSpec& spec, const data::
     if (!totals) return totals.error().kind == "Cancelled" ? cancelledError() : totals.error();
     finish(r, *setup, totals->totals, n);
     r.channels = std::move(totals->channels);
-    if (Status s = attachCurve(r, spec, options); !s) return s.error();
     return r;
 }
 

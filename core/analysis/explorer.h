@@ -20,6 +20,8 @@
 
 namespace qs::analysis {
 
+struct ExplorerResult;
+
 struct ExplorerOptions {
     int histogram_bins = 200;
     int error_bins = 121;
@@ -41,6 +43,11 @@ struct ExplorerOptions {
     std::function<bool(double fraction)> progress;
     // Streamed data: elements per chunk read (rounded to whole kStatsBlock blocks).
     int64_t stream_chunk = int64_t{1} << 22;
+    // When set, called once the transfer curve is known, before the statistics are computed,
+    // with the result so far: spec, run, curve and curve_channel (nothing else). The curve
+    // needs no statistics, so the GUI draws the transfer view while the pass over the data
+    // runs (on another thread: this is called on the computing one).
+    std::function<void(ExplorerResult&& partial)> on_curve;
 };
 
 // Min/max of the non-NaN values (0, 0 when there are none), the first of equal extremes

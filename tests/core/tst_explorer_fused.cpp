@@ -214,6 +214,7 @@ private slots:
     void fusedPassEqualsPerStatisticFunctions();
     void streamedEqualsInMemory();
     void streamedReportsProgressAndCancels();
+    void curveAnnouncedBeforeTheStatistics();
     void sumsAndHistogramsFollowTheirDocumentedOrder();
 };
 
@@ -320,6 +321,45 @@ void TestExplorerFused::streamedEqualsInMemory() {
             QVERIFY(statsDiff(known->stats, r->stats).isEmpty());
             QVERIFY(sameHistogram(known->data_hist, r->data_hist));
             QVERIFY(sameHistogram(known->error_hist, r->error_hist));
+        }
+    }
+}
+
+// options.on_curve gets the transfer curve once, ahead of the statistics (the streamed pass
+// has not read a chunk yet): the result's spec, run and curve, and nothing else.
+void TestExplorerFused::curveAnnouncedBeforeTheStatistics() {
+    uint32_t seed = 300;
+    for (const Case& c : cases()) {
+        const std::vector<float> x = caseData(c, seed++);
+        const ReadOnlyStream stream(x);
+        for (bool streamed : {false, true}) {
+            ExplorerOptions o;
+            o.stream_chunk = kStatsBlock;
+            int calls = 0;
+            double done = 0, doneAtCurve = -1;  // the streamed passes' progress (0..0.5 is the range scan)
+            std::optional<ExplorerResult> partial;
+            o.progress = [&](double f) {
+                done = f;
+                return true;
+            };
+            o.on_curve = [&](ExplorerResult&& p) {
+                ++calls;
+                doneAtCurve = done;
+                partial = std::move(p);
+            };
+            auto r = streamed ? computeExplorerStream(c.spec, stream, c.shape, o)
+                              : computeExplorer(c.spec, {std::span<const float>(x), c.shape}, o);
+            QVERIFY2(r, c.name);
+            QCOMPARE(calls, 1);
+            QVERIFY(partial);
+            QVERIFY(partial->spec == r->spec);
+            QCOMPARE(partial->curve_channel, r->curve_channel);
+            QCOMPARE(partial->curve.x, r->curve.x);
+            QCOMPARE(partial->curve.output, r->curve.output);
+            QCOMPARE(partial->run.slices.size(), r->run.slices.size());
+            QCOMPARE(partial->stats.count, int64_t{0});
+            QVERIFY(partial->data_hist.counts.empty() && partial->channels.empty() && partial->output.empty());
+            if (streamed) QVERIFY2(doneAtCurve <= 0.5, c.name);  // before the statistics' pass
         }
     }
 }

@@ -1,7 +1,8 @@
 // The explorer window's edits as a user makes them (fixture: explorer_window_test.h): invalid
 // parameters (TF's error over every view, the last valid result kept), undo and redo through
 // the Edit menu, a range-handle drag as one undo step, the data panel's generator and data
-// files (a broken one keeps the previous data) and the keyboard shortcuts.
+// files (a broken one keeps the previous data), the keyboard shortcuts and the transfer curve
+// drawn ahead of the statistics.
 #include "tests/ui/explorer_window_test.h"
 
 class TstMainWindowEdits : public ExplorerWindowTest {
@@ -15,6 +16,7 @@ private slots:
     void dataPanelGenerator();
     void dataFilesAndABrokenFile();
     void keyboardShortcuts();
+    void curveDrawnAheadOfStatistics();
 };
 
 enum InvalidCase { MaxBelowMin, TpuOneBucket, MinCombinedHalfToEven, AxisBeyondRank };
@@ -352,5 +354,42 @@ void TstMainWindowEdits::keyboardShortcuts() {
     }
 }
 
-QTEST_MAIN(TstMainWindowEdits)
+
 #include "tst_main_window_edits.moc"
+
+// The transfer curve needs no statistics: it is drawn when the op has run, while the pass
+// over the data goes on (ComputeService::curveReady), and the full result that follows is
+// adopted without drawing the transfer plot again.
+void TstMainWindowEdits::curveDrawnAheadOfStatistics() {
+    QVERIFY(settle());
+    const ExplorerResultPtr before = w_->lastResult();
+    QVERIFY(before);
+    TransferView* view = w_->transferView();
+    QCOMPARE(w_->tabs()->currentWidget(), view);
+    int replots = 0;
+    const auto counting = connect(view->plot(), &QCustomPlot::afterReplot, this, [&] { ++replots; });
+    int curves = 0;
+    bool drawnAhead = false;
+    // Connected after the window's own handlers, so it runs once the view has drawn.
+    const auto watching = connect(w_->computeService(), &ComputeService::curveReady, this,
+                                  [&](ExplorerResultPtr partial, quint64) {
+        ++curves;
+        const PlotDecimation::Series* full = view->fullSeries(view->curveGraph());
+        drawnAhead = view->result() == partial && partial->spec == model_->spec() &&
+                     partial->stats.count == 0 && full && full->keys == partial->curve.x &&
+                     full->values == partial->curve.output &&
+                     // the statistics' views still show the previous result
+                     w_->histogramView()->result() == before && w_->statsPanel()->result() == before;
+    });
+    model_->setNarrowRange(true);
+    QVERIFY(settle());
+    disconnect(watching);
+    disconnect(counting);
+    QCOMPARE(curves, 1);
+    QVERIFY(drawnAhead);
+    CHECK(verifyShowsModel());  // the full result adopted, its curve the one drawn
+    QVERIFY(w_->lastResult() != before);
+    QCOMPARE(replots, 1);
+}
+
+QTEST_MAIN(TstMainWindowEdits)

@@ -26,6 +26,12 @@ quint64 ComputeService::request(const qs::QuantSpec& spec, DatasetPtr data,
             if (data && !data->streamed()) cancellable.data_range = dataRangeOf(data, cancellable);
             if (data && data->streamed()) cancellable.data_range = knownRangeOf(data);
             if (data) cancellable.data_histogram = knownHistogramOf(data);
+            cancellable.on_curve = [this, serial](qs::analysis::ExplorerResult&& partial) {
+                auto curve = std::make_shared<const qs::analysis::ExplorerResult>(std::move(partial));
+                // Queued to the service's thread; dropped if the service is gone by then.
+                QMetaObject::invokeMethod(this, [this, curve, serial] { emit curveReady(curve, serial); },
+                                          Qt::QueuedConnection);
+            };
             auto r = computeExplorerOn(spec, data ? *data : empty, cancellable, context.progressCallback());
             // A streamed pass's first scan found the range: later edits skip that scan. The
             // data histogram serves the next edits whose window is the same.

@@ -37,6 +37,11 @@ public:
     bool busy() const { return runner_.running(); }
 
 signals:
+    // The transfer curve of the computation `serial`, ahead of its statistics: a partial
+    // result (spec, run, curve, curve_channel) sent as soon as the op has run, so the
+    // transfer view can draw while the pass over the data goes on. resultReady follows
+    // with the same curve, unless the computation fails or is cancelled.
+    void curveReady(qs::ui::ExplorerResultPtr partial, quint64 serial);
     void resultReady(qs::ui::ExplorerResultPtr result, quint64 serial, double milliseconds);
     void failed(const QString& kind, const QString& message, quint64 serial);
     // The computation `serial` was cancelled: no result for it.

@@ -32,6 +32,9 @@ ExplorerController::ExplorerController(ExplorerModel* model, QObject* parent)
         if (std::exchange(computeDeferred_, false)) requestCompute();
     });
     connect(compute_, &ComputeService::resultReady, this, &ExplorerController::showResult);
+    connect(compute_, &ComputeService::curveReady, this, [this](ExplorerResultPtr partial, quint64 serial) {
+        if (serial == latestSerial_) emit curveChanged(std::move(partial), serial);  // else superseded
+    });
     connect(compute_, &ComputeService::cancelled, this, [this](quint64 serial) {
         if (serial != latestSerial_) return;  // replaced by a newer request (new data, an edit)
         stale_ = true;  // the last result stays on show, behind the model

@@ -57,6 +57,9 @@ public:
     void setDarkTheme(bool dark);
 
 signals:
+    // The transfer curve of the newest computation, ahead of its result (ComputeService::
+    // curveReady); resultChanged for the same serial follows unless it fails.
+    void curveChanged(qs::ui::ExplorerResultPtr partial, quint64 serial);
     // A new result for the views (lastResult() is already it; resultIsStale() says whether a
     // newer request is still on its way).
     void resultChanged(qs::ui::ExplorerResultPtr result, quint64 serial, double milliseconds);

@@ -20,6 +20,10 @@ public:
         result_ = std::move(result);
         draw();
     }
+    // A fuller result with the same drawing: kept without drawing again (the transfer view
+    // draws from a partial result, the curve sent ahead of the statistics, and then adopts
+    // the complete one).
+    void adoptResult(ResultPtr result) { result_ = std::move(result); }
     ResultPtr result() const { return result_; }
 
 protected:
