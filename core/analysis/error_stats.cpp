@@ -1,6 +1,7 @@
 #include "core/analysis/error_stats.h"
 
 #include "core/analysis/distinct_counter.h"
+#include "core/analysis/radix_sort.h"
 
 #include <cmath>
 #include <cstring>
@@ -9,29 +10,6 @@
 #include <vector>
 
 namespace qs::analysis {
-
-namespace {
-
-// LSD radix sort of 32-bit keys, 11 bits per pass (3 passes), into `keys`.
-void radixSort(std::vector<uint32_t>& keys) {
-    std::vector<uint32_t> tmp(keys.size());
-    constexpr int kBits = 11;
-    constexpr uint32_t kMask = (1u << kBits) - 1;
-    for (int shift = 0; shift < 32; shift += kBits) {
-        std::vector<size_t> count(size_t{1} << kBits, 0);
-        for (uint32_t k : keys) ++count[(k >> shift) & kMask];
-        size_t sum = 0;
-        for (size_t& c : count) {
-            const size_t n = c;
-            c = sum;
-            sum += n;
-        }
-        for (uint32_t k : keys) tmp[count[(k >> shift) & kMask]++] = k;
-        keys.swap(tmp);
-    }
-}
-
-}  // namespace
 
 int64_t distinctValues(std::span<const float> values) {
     std::vector<uint32_t> keys;

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <mutex>
 #include <new>
 
 #include "core/embedding/gathered_order.h"
@@ -30,13 +29,12 @@ analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, const IdCount
     const float* values = table.values.data();
     const int64_t* ids = distinct.ids.data();
     std::vector<analysis::ErrorSums> rowSums(static_cast<size_t>(rows));
-    std::vector<uint8_t> used(static_cast<size_t>(quantizer.spare_slot) + 1, 0);
-    std::mutex merge;
+    UsedSlots used(quantizer);
     parallelFor(exec, rows, std::max<int64_t>(1, kParallelMinPerThread / std::max<int64_t>(dim, 1)),
                 [&](int64_t r0, int64_t r1) {
         std::vector<float> y(static_cast<size_t>(dim));
         std::vector<int32_t> slot(static_cast<size_t>(dim));
-        std::vector<uint8_t> seen(used.size(), 0);
+        std::vector<uint8_t> seen = used.threadCopy();
         constexpr int64_t kAhead = 8;  // rows prefetched ahead: a row of random ids is a cache miss
         for (int64_t r = r0; r < r1; ++r) {
             if (r + kAhead < r1)
@@ -49,19 +47,15 @@ analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, const IdCount
             analysis::ErrorSums& sums = rowSums[static_cast<size_t>(r)];
             sums = lanes.fold();
             sums.clipped = clipped;
-            // A pair with a NaN marks the spare slot past the levels, never merged.
-            uint8_t* sp = seen.data();
-            const int32_t* sl = slot.data();
-            for (int64_t j = 0; j < dim; ++j) sp[sl[j]] = 1;
+            UsedSlots::mark(seen, slot.data(), dim);
         }
-        const std::lock_guard lock(merge);
-        for (size_t j = 0; j < used.size(); ++j) used[j] |= seen[j];
+        used.merge(seen);
     });
     analysis::ErrorSums sums;
     for (int64_t r = 0; r < rows; ++r)
         addRowSums(sums, rowSums[static_cast<size_t>(r)], distinct.counts[static_cast<size_t>(r)]);
     analysis::ErrorStats s = analysis::statsFromSums(sums);
-    if (s.count > 0) s.distinct_levels = distinctLevels(used, quantizer);
+    if (s.count > 0) s.distinct_levels = used.distinctLevels();
     return s;
 }
 

@@ -83,12 +83,11 @@ analysis::ErrorStats quantizedPairStats(std::span<const float> x, std::span<floa
     const auto n = static_cast<int64_t>(x.size());
     const int64_t blocks = (n + analysis::kStatsBlock - 1) / analysis::kStatsBlock;
     std::vector<analysis::ErrorSums> blockSums(static_cast<size_t>(blocks));
-    std::vector<uint8_t> used(static_cast<size_t>(quantizer.spare_slot) + 1, 0);
-    std::mutex merge;
+    UsedSlots used(quantizer);
     parallelFor(exec, blocks, 1, [&](int64_t b0, int64_t b1) {
         constexpr int64_t kStep = 4096;  // a multiple of the lanes
         std::vector<int32_t> slot(kStep);
-        std::vector<uint8_t> seen(used.size(), 0);
+        std::vector<uint8_t> seen = used.threadCopy();
         for (int64_t b = b0; b < b1; ++b) {
             analysis::ErrorLanes lanes;
             const int64_t end = std::min(n, (b + 1) * analysis::kStatsBlock);
@@ -97,17 +96,16 @@ analysis::ErrorStats quantizedPairStats(std::span<const float> x, std::span<floa
                 int64_t clipped = 0;  // errorStats is called without a clip range here
                 quantizeWithSlots(x.data() + p, len, quantizer, y.data() + p, slot.data(), clipped);
                 addPairRun(lanes, x.data() + p, y.data() + p, len);
-                for (int64_t j = 0; j < len; ++j) seen[static_cast<size_t>(slot[static_cast<size_t>(j)])] = 1;
+                UsedSlots::mark(seen, slot.data(), len);
             }
             blockSums[static_cast<size_t>(b)] = lanes.fold();
         }
-        const std::lock_guard lock(merge);
-        for (size_t j = 0; j < used.size(); ++j) used[j] |= seen[j];
+        used.merge(seen);
     });
     analysis::ErrorSums sums;
     for (const analysis::ErrorSums& b : blockSums) sums.merge(b);
     analysis::ErrorStats s = analysis::statsFromSums(sums);
-    if (s.count > 0) s.distinct_levels = distinctLevels(used, quantizer);
+    if (s.count > 0) s.distinct_levels = used.distinctLevels();
     return s;
 }
 

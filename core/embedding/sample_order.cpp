@@ -1,7 +1,6 @@
 #include "core/embedding/sample_order.h"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -9,6 +8,7 @@
 #include <limits>
 #include <mutex>
 
+#include "core/analysis/radix_sort.h"
 #include "core/ops/kernel_util.h"  // QS_VECTOR_CLONES
 
 namespace qs::embedding {
@@ -71,18 +71,9 @@ double quantileBySelection(std::vector<float>& v, double q) {
 }
 
 void sortByValue(std::vector<float>& values) {
-    std::vector<uint32_t> keys(values.size()), tmp(values.size());
+    std::vector<uint32_t> keys(values.size());
     for (size_t i = 0; i < values.size(); ++i) keys[i] = orderKey(values[i]);
-    constexpr int kBits = 11;
-    constexpr uint32_t kMask = (1u << kBits) - 1;
-    for (int shift = 0; shift < 32; shift += kBits) {
-        std::array<size_t, size_t{1} << kBits> count{};
-        for (uint32_t k : keys) ++count[(k >> shift) & kMask];
-        size_t sum = 0;
-        for (size_t& c : count) sum += std::exchange(c, sum);
-        for (uint32_t k : keys) tmp[count[(k >> shift) & kMask]++] = k;
-        keys.swap(tmp);
-    }
+    analysis::radixSort(keys);
     for (size_t i = 0; i < values.size(); ++i) values[i] = fromOrderKey(keys[i]);
 }
 

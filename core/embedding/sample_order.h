@@ -15,7 +15,7 @@
 namespace qs::embedding {
 
 // A key whose unsigned order is the value order of finite floats, -0 before +0: the radix
-// sort below and radixQuantiles (range_suggest.cpp) bin values by it.
+// sort (analysis::radixSort) and radixQuantiles (range_suggest.cpp) bin values by it.
 inline uint32_t orderKey(float f) {
     const uint32_t u = std::bit_cast<uint32_t>(f);
     return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
