@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "app/bench/bench_args.h"
+#include "app/gui/heap_tuning.h"
 #include <unistd.h>
 
 #include "core/data/float_stream.h"
@@ -80,6 +81,8 @@ void fail(const char* what, const Error& e) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // The workbench runs in the explorer's process, with its heap settings: measure that.
+    qs::app::keepResultBuffersInHeap();
     Options opt;
     if (!parse(argc, argv, opt)) return 2;
     const Exec exec{opt.threads};
