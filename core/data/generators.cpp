@@ -98,7 +98,7 @@ inline void sqrtInPlace(double* r, int64_t n) {
 
 // Work is done in batches: the SplitMix64 draws (64-bit multiplies) are scalar, the
 // transforms run as separate loops over the batch, which GCC vectorises.
-constexpr int64_t kBatch = kNormalBatch;
+constexpr int64_t kBatch = 64;
 
 // z[k] = the standard normal sample b + k of `s`, for b + k in [b, e), e - b <= kBatch.
 // Box-Muller: pair j gives samples 2j (cos) and 2j + 1 (sin).
@@ -258,28 +258,6 @@ Dataset mixture(int64_t n, uint64_t seed, double std, double outlier_fraction, d
         }
     });
     return d;
-}
-
-void standardNormalBatch(const CounterStream& s, int64_t b, int64_t e, double* z) {
-    standardNormals(s, b, e, z);
-}
-
-// As standardNormals, for scattered indices: the same operations per sample, so z[k] is
-// bit for bit what standardNormalBatch gives for index[k].
-QS_NORMAL_CLONES void standardNormalsAt(const CounterStream& s, const int64_t* index, int64_t count, double* z) {
-    for (int64_t b = 0; b < count; b += kBatch) {
-        const int64_t n = std::min(kBatch, count - b);
-        double u1[kBatch], u2[kBatch], r[kBatch], c[kBatch], sn[kBatch];
-        for (int64_t k = 0; k < n; ++k) {
-            const auto pair = static_cast<uint64_t>(index[b + k] / 2);
-            u1[k] = s.open01(2 * pair);
-            u2[k] = s.open01(2 * pair + 1);
-        }
-        for (int64_t k = 0; k < n; ++k) r[k] = -2.0 * logPositive(u1[k]);
-        sqrtInPlace(r, n);
-        for (int64_t k = 0; k < n; ++k) cosSin2Pi(u2[k], c[k], sn[k]);
-        for (int64_t k = 0; k < n; ++k) z[b + k] = r[k] * ((index[b + k] & 1) ? sn[k] : c[k]);
-    }
 }
 
 std::string formatNumber(double v) {

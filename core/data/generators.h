@@ -47,14 +47,6 @@ private:
     uint64_t key_;
 };
 
-// z[k] = standard normal sample b + k of `s` (Box-Muller as normal() below: pair j gives
-// samples 2j and 2j + 1), for e - b <= kNormalBatch. normal(seed) uses stream 0.
-inline constexpr int64_t kNormalBatch = 64;
-void standardNormalBatch(const CounterStream& s, int64_t b, int64_t e, double* z);
-// The same samples at scattered indices (z[k] = sample index[k] of `s`, any count): for
-// samplers that redraw a few of them (the truncated normal of embedding tables).
-void standardNormalsAt(const CounterStream& s, const int64_t* index, int64_t count, double* z);
-
 // Preconditions (checked by generate() in generator_spec.h, not here): n >= 0, finite
 // parameters, low < high, std/scale > 0, 0 <= outlier_fraction <= 1.
 
