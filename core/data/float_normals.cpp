@@ -77,7 +77,8 @@ inline void boxMuller(const float* u1, const float* u2, int64_t n, float* r, flo
 
 QS_VECTOR_CLONES void standardNormalsF(const CounterStream& s, int64_t b, int64_t e, float* z) {
     const int64_t j0 = b / 2, pairs = (e + 1) / 2 - j0;
-    float u1[kPairs], u2[kPairs], r[kPairs], c[kPairs], sn[kPairs];
+    // u1 and u2 zeroed only because GCC cannot see that the loop fills what boxMuller reads.
+    float u1[kPairs] = {}, u2[kPairs] = {}, r[kPairs], c[kPairs], sn[kPairs];
     for (int64_t k = 0; k < pairs; ++k) pairUniforms(s, static_cast<uint64_t>(j0 + k), u1[k], u2[k]);
     boxMuller(u1, u2, pairs, r, c, sn);
     if (b % 2 == 0 && e % 2 == 0) {  // whole pairs (every batch but a range's ends): interleave
@@ -96,7 +97,7 @@ QS_VECTOR_CLONES void standardNormalsF(const CounterStream& s, int64_t b, int64_
 QS_VECTOR_CLONES void standardNormalsAtF(const CounterStream& s, const int64_t* index, int64_t count, float* z) {
     for (int64_t b = 0; b < count; b += kFloatNormalBatch) {
         const int64_t n = std::min(kFloatNormalBatch, count - b);
-        float u1[kFloatNormalBatch], u2[kFloatNormalBatch], r[kFloatNormalBatch], c[kFloatNormalBatch],
+        float u1[kFloatNormalBatch] = {}, u2[kFloatNormalBatch] = {}, r[kFloatNormalBatch], c[kFloatNormalBatch],
             sn[kFloatNormalBatch];
         for (int64_t k = 0; k < n; ++k) pairUniforms(s, static_cast<uint64_t>(index[b + k] / 2), u1[k], u2[k]);
         boxMuller(u1, u2, n, r, c, sn);
