@@ -10,6 +10,7 @@
 
 #include "core/data/float_normals.h"
 #include "core/data/generators.h"
+#include "core/embedding/vector_quantize.h"
 #include "core/ops/kernel_util.h"  // QS_VECTOR_CLONES
 #include "core/page_prefault.h"
 #include "core/tpu/simulated_quantization.h"  // pyFloatRepr
@@ -32,8 +33,8 @@ constexpr int kMaxRedraws = 64;
 // same as drawing it alone.
 constexpr int64_t kTruncBatch = 4096;
 
-typedef float f8 __attribute__((vector_size(32)));
-typedef int32_t i8 __attribute__((vector_size(32)));
+using vec::f8;  // the embedding kernels' vector types (vector_quantize.h)
+using vec::i8;
 
 // Writes first + k for each z[k] (k < n) with |z[k]| > 2 to `outside`; returns how many.
 // Eight at a time: most groups (0.954^8 = 69 %) have none and cost one test; the others
