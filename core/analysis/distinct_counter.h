@@ -29,10 +29,12 @@ public:
     DistinctCounter(double lo, double step, int64_t points) {
         if (!(points > 1) || !std::isfinite(lo) || !std::isfinite(step) || !(step != 0)) return;
         const int64_t slots = std::min(points, kMaxGrid);
-        gridLo_ = lo;
-        gridScale_ = static_cast<double>(slots - 1) / (static_cast<double>(points - 1) * step);
-        if (!std::isfinite(gridScale_)) return;
-        gridLast_ = static_cast<double>(slots - 1);
+        // In float: eight slots per AVX2 instruction. The slot only has to be a fixed function
+        // of the value; rounding here at worst sends a level to a neighbouring slot.
+        gridLo_ = static_cast<float>(lo);
+        gridScale_ = static_cast<float>(static_cast<double>(slots - 1) / (static_cast<double>(points - 1) * step));
+        if (!std::isfinite(gridLo_) || !std::isfinite(gridScale_)) return;
+        gridLast_ = static_cast<float>(slots - 1);
         grid_.assign(static_cast<size_t>(slots), kEmpty);
     }
 
@@ -48,16 +50,23 @@ public:
         constexpr int64_t kGroup = 256;
         uint32_t keys[kGroup];
         int32_t slots[kGroup];
-        const double lo = gridLo_, scale = gridScale_, last = gridLast_;
+        const float lo = gridLo_, scale = gridScale_, last = gridLast_;
         for (int64_t g = 0; g < n; g += kGroup) {
             const int64_t m = std::min(n - g, kGroup);
             for (int64_t k = 0; k < m; ++k) {
                 keys[k] = pairKey(x[g + k], y[g + k]);
                 slots[k] = slotOf(y[g + k], lo, scale, last);
             }
+            // Whether any value of the group missed its slot, without a branch per value
+            // (the branch made the check loop cost as much as everything else); only a group
+            // with a miss (a new level, an off-grid value, a skipped pair) is walked again.
             const uint32_t* front = grid_.data();
+            uint32_t missed = 0;
+            for (int64_t k = 0; k < m; ++k) missed |= front[slots[k]] ^ keys[k];
+            if (missed == 0) continue;
             for (int64_t k = 0; k < m; ++k)
-                if (keys[k] != kEmpty && front[slots[k]] != keys[k]) addBehindGrid(keys[k], slots[k]);
+                if (keys[k] != kEmpty && grid_[static_cast<size_t>(slots[k])] != keys[k])
+                    addBehindGrid(keys[k], slots[k]);
         }
     }
     // addPairs without a grid, in two phases per group: keys and their two table slots
@@ -110,11 +119,10 @@ private:
     }
     // The grid slot of a value: the nearest grid point, clamped (NaN never gets here as a
     // key; it is mapped to 0 so that the conversion is always defined).
-    static int32_t slotOf(float v, double lo, double scale, double last) {
-        double t = (static_cast<double>(v) - lo) * scale + 0.5;
-        t = t == t ? t : 0.0;
-        t = t < 0.0 ? 0.0 : t;
-        t = t > last ? last : t;
+    static int32_t slotOf(float v, float lo, float scale, float last) {
+        float t = (v - lo) * scale + 0.5f;
+        t = t > 0.0f ? t : 0.0f;  // NaN too
+        t = t < last ? t : last;
         return static_cast<int32_t>(t);
     }
     void addKey(uint32_t key) {
@@ -194,7 +202,7 @@ private:
     size_t size_ = 0;
     bool overflowed_ = false;
     std::vector<uint32_t> grid_;  // empty: no grid
-    double gridLo_ = 0, gridScale_ = 0, gridLast_ = 0;
+    float gridLo_ = 0, gridScale_ = 0, gridLast_ = 0;
     size_t gridSize_ = 0;
 };
 

@@ -38,7 +38,7 @@ public:
     HistogramCounter() = default;
     HistogramCounter(double lo, double hi, int bins)
         : lo_(lo), hi_(hi), scale_(bins / (hi - lo)), bins_(bins),
-          slots_(static_cast<size_t>(bins) + 3, 0) {}
+          slots_(kCopies * (static_cast<size_t>(bins) + 3), 0) {}
     void add(float f) { addEach(1, [f](int64_t) { return f; }); }
     [[gnu::always_inline]] void addAll(const float* x, int64_t n) { addEach(n, [x](int64_t k) { return x[k]; }); }
     // x[k] - y[k] in float, as the explorer's error is.
@@ -53,10 +53,12 @@ public:
         h.lo = lo_;
         h.hi = hi_;
         if (slots_.empty()) return h;
-        h.counts.assign(slots_.begin() + 1, slots_.end() - 2);
-        h.underflow = slots_.front();
-        h.overflow = slots_[slots_.size() - 2];
-        h.nan_count = slots_.back();
+        std::vector<int64_t> total(slots_.size() / kCopies, 0);
+        for (size_t i = 0; i < slots_.size(); ++i) total[i % total.size()] += slots_[i];
+        h.counts.assign(total.begin() + 1, total.end() - 2);
+        h.underflow = total.front();
+        h.overflow = total[total.size() - 2];
+        h.nan_count = total.back();
         return h;
     }
 
@@ -68,8 +70,12 @@ private:
     template <typename Value>
     [[gnu::always_inline]] void addEach(int64_t n, Value value) {
         const double lo = lo_, hi = hi_, scale = scale_, last = static_cast<double>(bins_ - 1);
-        const int32_t over = static_cast<int32_t>(bins_ + 1), nan = static_cast<int32_t>(bins_ + 2);
-        int64_t* tally = slots_.data();
+        const double over = static_cast<double>(bins_), nan = over + 1;
+        // Indexed from -1 (underflow): bin b is tally[b], then overflow and NaN. Consecutive
+        // values go to different copies of the counts: values falling in few bins (an error
+        // histogram's centre) otherwise wait for each other's increment to be stored.
+        const auto stride = static_cast<int64_t>(bins_) + 3;
+        int64_t* tally = slots_.data() + 1;
         // Two phases per group: the slots (arithmetic only, so the compiler vectorises it),
         // then the counts (a load and a store each). Fused, the loop did neither well.
         constexpr int64_t kGroup = 256;
@@ -78,23 +84,33 @@ private:
             const int64_t m = n - g < kGroup ? n - g : kGroup;
             for (int64_t k = 0; k < m; ++k) {
                 const double v = value(g + k);
-                double t = (v - lo) * scale;  // >= 0 in range, so trunc == floor
-                // Clamped (NaN to 0) so that the conversion is defined for every value; only
-                // in-range values use the bin.
-                t = t == t ? t : 0.0;
-                t = t < 0.0 ? 0.0 : t;
-                t = t > last ? last : t;
-                const int32_t bin = 1 + static_cast<int32_t>(t);
-                const int32_t below = v < lo, above = v >= hi, isNan = v != v;
-                slot[k] = bin * (1 - below - above - isNan) + over * above + nan * isNan;
+                // In range, t >= 0, so truncation is the floor. Every select is on doubles
+                // and the one conversion comes last: with the masks of mixed widths the
+                // vectorised loop spent most of its time narrowing them.
+                double t = (v - lo) * scale;
+                t = t > 0.0 ? t : 0.0;  // NaN too, so that the conversion is always defined
+                t = t < last ? t : last;
+                t = v < lo ? -1.0 : t;
+                t = v >= hi ? over : t;
+                t = v != v ? nan : t;
+                slot[k] = static_cast<int32_t>(t);
             }
-            for (int64_t k = 0; k < m; ++k) ++tally[slot[k]];
+            int64_t k = 0;
+            static_assert(kCopies == 4);
+            for (; k + 4 <= m; k += 4) {
+                ++tally[slot[k]];
+                ++tally[stride + slot[k + 1]];
+                ++tally[2 * stride + slot[k + 2]];
+                ++tally[3 * stride + slot[k + 3]];
+            }
+            for (; k < m; ++k) ++tally[slot[k]];
         }
     }
 
     double lo_ = 0, hi_ = 1, scale_ = 1;
     int64_t bins_ = 1;
-    // underflow, the bins, overflow, NaN
+    static constexpr size_t kCopies = 4;
+    // kCopies copies of: underflow, the bins, overflow, NaN
     std::vector<int64_t> slots_;
 };
 

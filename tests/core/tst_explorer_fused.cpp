@@ -391,13 +391,12 @@ void TestExplorerFused::streamedReportsProgressAndCancels() {
 // errorStats and histogram (which the fused pass is checked against above) against plain
 // scalar loops written from their documented definitions, so that a vectorised form of
 // theirs cannot drift with both sides agreeing.
-void TestExplorerFused::sumsAndHistogramsFollowTheirDocumentedOrder() {
-    const std::vector<float> x = randomData(3 * size_t(kStatsBlock) + 1234, 11, false);  // finite sums
-    std::vector<float> y(x.size());
-    for (size_t i = 0; i < x.size(); ++i)  // a coarse "quantizer", NaN kept
-        y[i] = (i % 977 == 0) ? std::numeric_limits<float>::quiet_NaN() : std::nearbyint(x[i] * 8.0f) / 8.0f;
-    // Error sums: blocks of kStatsBlock pairs, pair p of a block into lane p % kStatsLanes,
-    // NaN pairs adding +0.0, lanes folded in lane order, blocks added in block order.
+namespace {
+
+// The error sums as documented: blocks of kStatsBlock pairs, pair p of a block into lane
+// p % kStatsLanes, NaN pairs adding +0.0, lanes folded in lane order, blocks added in
+// block order.
+ErrorStats documentedErrorStats(const std::vector<float>& x, const std::vector<float>& y) {
     ErrorSums total;
     for (size_t b = 0; b < x.size(); b += size_t(kStatsBlock)) {
         double err[kStatsLanes] = {}, err2[kStatsLanes] = {}, x2[kStatsLanes] = {}, y2[kStatsLanes] = {},
@@ -429,13 +428,41 @@ void TestExplorerFused::sumsAndHistogramsFollowTheirDocumentedOrder() {
         }
         total.merge(block);
     }
-    ErrorStats expected = statsFromSums(total);
-    const auto got = errorStats(x, y);
-    QVERIFY(got);
-    expected.distinct_levels = got->distinct_levels;
-    const QString diff = statsDiff(*got, expected);
-    QVERIFY2(diff.isEmpty(), qPrintable(diff));
-    QVERIFY(got->nan_pairs > 0 && got->count > 0);
+    return statsFromSums(total);
+}
+
+}  // namespace
+
+// errorStats and histogram (which the fused pass is checked against above) against plain
+// scalar loops written from their documented definitions, so that a vectorised form of
+// theirs cannot drift with both sides agreeing.
+void TestExplorerFused::sumsAndHistogramsFollowTheirDocumentedOrder() {
+    const std::vector<float> x = randomData(3 * size_t(kStatsBlock) + 1234, 11, false);  // finite sums
+    std::vector<float> y(x.size());
+    for (size_t i = 0; i < x.size(); ++i)  // a coarse "quantizer", NaN kept
+        y[i] = (i % 977 == 0) ? std::numeric_limits<float>::quiet_NaN() : std::nearbyint(x[i] * 8.0f) / 8.0f;
+    // Three kinds of data, as the sums take different paths for them: NaN pairs in every
+    // block; every pair finite; finite but for an infinity in one block (an error of NaN).
+    std::vector<float> finiteX = x, finiteY = y;
+    for (size_t i = 0; i < x.size(); ++i)
+        if (std::isnan(finiteX[i]) || std::isnan(finiteY[i])) finiteX[i] = finiteY[i] = 0.25f * float(i % 7);
+    std::vector<float> infiniteX = finiteX, infiniteY = finiteY;
+    infiniteX[size_t(kStatsBlock) + 17] = std::numeric_limits<float>::infinity();
+    infiniteY[size_t(kStatsBlock) + 17] = std::numeric_limits<float>::infinity();
+    infiniteX[2 * size_t(kStatsBlock) + 5] = -std::numeric_limits<float>::infinity();
+    const std::pair<const std::vector<float>*, const std::vector<float>*> cases[] = {
+        {&x, &y}, {&finiteX, &finiteY}, {&infiniteX, &infiniteY}};
+    for (const auto& [cx, cy] : cases) {
+        ErrorStats expected = documentedErrorStats(*cx, *cy);
+        const auto got = errorStats(*cx, *cy);
+        QVERIFY(got);
+        expected.distinct_levels = got->distinct_levels;
+        const QString diff = statsDiff(*got, expected);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        QVERIFY(got->count > 0);
+        QCOMPARE(got->nan_pairs > 0, cx == &x);
+        QCOMPARE(std::isnan(got->max_abs_error), cx == &infiniteX);
+    }
 
     // Histogram: floor((v - lo) * (bins / (hi - lo))) in double, the last bin for values
     // below hi that round up to bins; under/overflow and NaN apart.
