@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
+#include <optional>
 
 namespace qs {
 
@@ -281,6 +283,51 @@ Result<PreparedRun> prepareRun(const QuantSpec& spec, const Shape& shape,
     return p;
 }
 
+namespace {
+
+// QuantizeV2 then Dequantize with scalar ranges, tile by tile: elementwise once the range is
+// fixed, so each tile's codes go from one op to the other while in cache, instead of through
+// a 4-byte-per-value buffer allocated, cleared, written and read again on every call.
+Status quantizeDequantizeInTiles(const QuantSpec& spec, std::span<const float> input,
+                                 const TensorRef<float>& mn, const TensorRef<float>& mx,
+                                 std::span<float> output, const Exec& exec) {
+    constexpr int64_t kTile = int64_t{1} << 14;
+    const auto n = static_cast<int64_t>(input.size());
+    const int64_t tiles = (n + kTile - 1) / kTile;
+    const QuantizeV2Attrs qa = quantizeV2Attrs(spec);
+    DequantizeAttrs da = dequantizeAttrs(spec);
+    da.axis = -1;
+    std::mutex m;
+    std::optional<Error> failure;  // the op's errors depend on the range only: any tile's will do
+    parallelFor(exec, tiles, std::max<int64_t>(1, kParallelMinPerThread / kTile), [&](int64_t t0, int64_t t1) {
+        std::vector<int32_t> codes(static_cast<size_t>(std::min(n, kTile)));
+        for (int64_t t = t0; t < t1; ++t) {
+            const int64_t first = t * kTile, count = std::min(kTile, n - first);
+            const std::span<int32_t> c(codes.data(), static_cast<size_t>(count));
+            const TensorRef<float> part{input.subspan(static_cast<size_t>(first), static_cast<size_t>(count)),
+                                        Shape{count}};
+            auto ran = quantizeV2<int32_t>(part, mn, mx, qa, c, Exec{1});
+            Status s = ran ? okStatus() : Status(ran.error());
+            if (s) {
+                const TensorRef<float> omin{std::span<const float>(ran->output_min), Shape{}};
+                const TensorRef<float> omax{std::span<const float>(ran->output_max), Shape{}};
+                s = dequantize<int32_t>({c, Shape{count}}, omin, omax, da,
+                                        output.subspan(static_cast<size_t>(first), static_cast<size_t>(count)),
+                                        Exec{1});
+            }
+            if (!s) {
+                const std::lock_guard lock(m);
+                if (!failure) failure = s.error();
+                return;
+            }
+        }
+    });
+    if (failure) return *failure;
+    return okStatus();
+}
+
+}  // namespace
+
 Result<QuantRun> applySpec(const QuantSpec& spec, const TensorRef<float>& input,
                            std::span<float> output, std::span<int32_t> codes, const Exec& exec) {
     if (output.size() < input.data.size())
@@ -311,7 +358,9 @@ Result<QuantRun> applySpec(const QuantSpec& spec, const TensorRef<float>& input,
     const TensorRef<float> mx{std::span<const float>(maxs.data(), perAxis ? maxs.size() : 1),
                               rangeShape};
 
-    if (spec.op == QuantOp::QuantizeV2) {
+    if (spec.op == QuantOp::QuantizeV2 && !perAxis && codes.size() < input.data.size()) {
+        if (Status s = quantizeDequantizeInTiles(spec, input.data, mn, mx, output, exec); !s) return s.error();
+    } else if (spec.op == QuantOp::QuantizeV2) {
         std::vector<int32_t> own;
         std::span<int32_t> c = codes;
         if (c.size() < input.data.size()) {

@@ -3,6 +3,7 @@
 #include <QElapsedTimer>
 #include <QtTest>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <set>
 #include <vector>
@@ -37,6 +38,64 @@ private slots:
         QCOMPARE(run->slices[0].requested_min, -0.5f);
         QCOMPARE(run->slices[0].requested_max, 0.4f);
         QCOMPARE(run->slices[0].output_min, -0.5f);  // SCALED from [-0.5, 0.4], not from [-3, 3]
+    }
+
+    // applySpec runs QuantizeV2 + Dequantize with scalar ranges tile by tile: every mode,
+    // type and round mode gives the bits of the two ops run once over the whole tensor, for
+    // any thread count, with a length that is no multiple of a tile; a range the op refuses
+    // gives the op's own error.
+    void quantizeV2TilesEqualTheWholeTensor() {
+        std::vector<float> x(100'003);
+        uint32_t h = 12345;
+        for (float& v : x) {
+            h = h * 1664525u + 1013904223u;
+            v = (static_cast<float>(h >> 8) / 16777216.0f - 0.5f) * 7.0f;
+        }
+        x[7] = std::numeric_limits<float>::quiet_NaN();
+        x[99'999] = std::numeric_limits<float>::infinity();
+        const qs::QuantizeMode modes[] = {qs::QuantizeMode::MinCombined, qs::QuantizeMode::MinFirst,
+                                          qs::QuantizeMode::Scaled};
+        const qs::QType types[] = {qs::QType::QInt8, qs::QType::QUInt8, qs::QType::QInt16, qs::QType::QUInt16,
+                                   qs::QType::QInt32};
+        const qs::RoundMode rounds[] = {qs::RoundMode::HalfAwayFromZero, qs::RoundMode::HalfToEven};
+        int compared = 0;
+        for (auto mode : modes)
+            for (auto type : types)
+                for (auto round : rounds) {
+                    qs::QuantSpec spec;
+                    spec.op = qs::QuantOp::QuantizeV2;
+                    spec.mode = mode;
+                    spec.T = type;
+                    spec.round_mode = round;
+                    spec.min_range = -2.5f;
+                    spec.max_range = 3.25f;
+                    // Whole tensor: the two ops, as applySpec ran them before the tiles.
+                    std::vector<int32_t> codes(x.size());
+                    std::vector<float> expected(x.size());
+                    const qs::TensorRef<float> in{x, qs::Shape{int64_t(x.size())}};
+                    const std::vector<float> lo{spec.min_range}, hi{spec.max_range};
+                    const auto q = qs::quantizeV2<int32_t>(in, {lo, qs::Shape{}}, {hi, qs::Shape{}},
+                                                           qs::quantizeV2Attrs(spec), codes, qs::Exec{1});
+                    if (!q) {  // e.g. a round mode TF refuses for the mode: applySpec says the same
+                        std::vector<float> y(x.size());
+                        const auto run = qs::applySpec(spec, in, y, {}, qs::Exec{2});
+                        QVERIFY(!run);
+                        QCOMPARE(run.error().message, q.error().message);
+                        continue;
+                    }
+                    QVERIFY(qs::dequantize<int32_t>({codes, in.shape}, {q->output_min, qs::Shape{}},
+                                                    {q->output_max, qs::Shape{}}, qs::dequantizeAttrs(spec),
+                                                    expected, qs::Exec{1}).ok());
+                    for (int threads : {1, 2, 8}) {
+                        std::vector<float> y(x.size(), -7.0f);
+                        QVERIFY(qs::applySpec(spec, in, y, {}, qs::Exec{threads}).ok());
+                        QVERIFY2(std::memcmp(y.data(), expected.data(), y.size() * sizeof(float)) == 0,
+                                 qPrintable(QStringLiteral("mode %1 type %2 threads %3")
+                                                .arg(int(mode)).arg(int(type)).arg(threads)));
+                        ++compared;
+                    }
+                }
+        QVERIFY(compared >= 3 * 15);  // most combinations run (TF refuses only some round modes)
     }
 
     void statsHandComputed() {
