@@ -364,7 +364,7 @@ void MainWindow::showResult(ExplorerResultPtr result, quint64 serial, double ms)
     // A streamed pass stops counting distinct outputs past 16M of them (distinct_levels -1).
     const QString levels = result->stats.distinct_levels >= 0
                                ? tr("%1 levels used").arg(result->stats.distinct_levels)
-                               : tr("over 16M levels used (not counted)");
+                               : tr("over 4M levels used (not counted)");
     statusLabel_->setText(tr("%1 · %2 values · SQNR %3 dB · %4")
                               .arg(QString::fromUtf8(qs::quantOpName(result->spec.op).data()))
                               .arg(QLocale().toString(static_cast<qlonglong>(result->stats.count + result->stats.nan_pairs)))

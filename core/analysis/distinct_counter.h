@@ -1,7 +1,7 @@
 // Counts distinct float values (-0 == +0, NaN never added) with an open-addressing hash set
 // of their bit patterns. Quantized outputs have few levels (256 for 8 bits), so the table
-// stays in cache and one value costs ~2 ns, against ~25 ns for sorting. Past kMaxTable
-// entries it gives up (`overflowed`) and the caller counts by sorting instead. Counters of
+// stays in cache and one value costs ~2 ns, against ~25 ns for sorting. Past kMaxTable / 4
+// distinct values (4M) it gives up (`overflowed`) and the caller counts by sorting instead. Counters of
 // parts of the data merge into the count of the whole, whatever the split.
 //
 // Given the quantizer's grid (its levels lo + k·step, k < points), the counter puts a
@@ -26,16 +26,17 @@ public:
     DistinctCounter() = default;
     // With a grid in front: levels near lo + k·step, 0 <= k < points (at most kMaxGrid
     // slots are kept; past that the slots are spread over [lo, lo + (points - 1)·step]).
+    // (No name here may be "slots": Qt defines it as a macro, and a test includes both.)
     DistinctCounter(double lo, double step, int64_t points) {
         if (!(points > 1) || !std::isfinite(lo) || !std::isfinite(step) || !(step != 0)) return;
-        const int64_t slots = std::min(points, kMaxGrid);
+        const int64_t gridSize = std::min(points, kMaxGrid);
         // In float: eight slots per AVX2 instruction. The slot only has to be a fixed function
         // of the value; rounding here at worst sends a level to a neighbouring slot.
         gridLo_ = static_cast<float>(lo);
-        gridScale_ = static_cast<float>(static_cast<double>(slots - 1) / (static_cast<double>(points - 1) * step));
+        gridScale_ = static_cast<float>(static_cast<double>(gridSize - 1) / (static_cast<double>(points - 1) * step));
         if (!std::isfinite(gridLo_) || !std::isfinite(gridScale_)) return;
-        gridLast_ = static_cast<float>(slots - 1);
-        grid_.assign(static_cast<size_t>(slots), kEmpty);
+        gridLast_ = static_cast<float>(gridSize - 1);
+        grid_.assign(static_cast<size_t>(gridSize), kEmpty);
     }
 
     void add(float v) { addKey(keyOf(v)); }
@@ -49,24 +50,24 @@ public:
         // and a compare per value.
         constexpr int64_t kGroup = 256;
         uint32_t keys[kGroup];
-        int32_t slots[kGroup];
+        int32_t slotIndex[kGroup];
         const float lo = gridLo_, scale = gridScale_, last = gridLast_;
         for (int64_t g = 0; g < n; g += kGroup) {
             const int64_t m = std::min(n - g, kGroup);
             for (int64_t k = 0; k < m; ++k) {
                 keys[k] = pairKey(x[g + k], y[g + k]);
-                slots[k] = slotOf(y[g + k], lo, scale, last);
+                slotIndex[k] = slotOf(y[g + k], lo, scale, last);
             }
             // Whether any value of the group missed its slot, without a branch per value
             // (the branch made the check loop cost as much as everything else); only a group
             // with a miss (a new level, an off-grid value, a skipped pair) is walked again.
             const uint32_t* front = grid_.data();
             uint32_t missed = 0;
-            for (int64_t k = 0; k < m; ++k) missed |= front[slots[k]] ^ keys[k];
+            for (int64_t k = 0; k < m; ++k) missed |= front[slotIndex[k]] ^ keys[k];
             if (missed == 0) continue;
             for (int64_t k = 0; k < m; ++k)
-                if (keys[k] != kEmpty && grid_[static_cast<size_t>(slots[k])] != keys[k])
-                    addBehindGrid(keys[k], slots[k]);
+                if (keys[k] != kEmpty && grid_[static_cast<size_t>(slotIndex[k])] != keys[k])
+                    addBehindGrid(keys[k], slotIndex[k]);
         }
     }
     // addPairs without a grid, in two phases per group: keys and their two table slots
@@ -78,17 +79,20 @@ public:
         for (int64_t g = 0; g < n; g += kGroup) {
             const int64_t m = std::min(n - g, kGroup);
             const auto mask = static_cast<uint32_t>(mask_);
+            const int shift = shift_;
             for (int64_t k = 0; k < m; ++k) {
                 const uint32_t key = keys[k] = pairKey(x[g + k], y[g + k]);
-                const auto h = static_cast<uint32_t>(hash(key));
-                homes[k] = h & mask;
-                seconds[k] = (h >> 16) & mask;
+                homes[k] = slotHash(key, kHomeFactor, shift);
+                seconds[k] = slotHash(key, kSecondFactor, shift);
             }
             for (int64_t k = 0; k < m; ++k) {
                 const uint32_t key = keys[k];
                 if (key == kEmpty) continue;
                 const uint32_t* t = table_.data();
-                if (mask_ == mask && ((t[homes[k]] == key) | (t[seconds[k]] == key))) continue;
+                // One branch on both slots (zero where a slot holds the key): tested one after
+                // the other, the first branch went either way at random for the keys at
+                // their second slot, a misprediction every other value.
+                if (mask_ == mask && std::min(t[homes[k]] ^ key, t[seconds[k]] ^ key) == 0) continue;
                 addToTable(key);
             }
         }
@@ -151,18 +155,18 @@ private:
         // one well-predicted branch. (With one slot, a frequent level that collided at
         // insertion, such as a clip level, missed every time.)
         const uint32_t* t = table_.data();
-        if ((t[home(key)] == key) | (t[second(key)] == key)) return;
+        if (std::min(t[home(key)] ^ key, t[second(key)] ^ key) == 0) return;
         if (!overflowed_) insert(key);
     }
     static constexpr size_t kMaxTable = size_t{1} << 24;
-    // The table takes the low bits, and they must depend on every bit of the key: a 32-bit
-    // product's low bits ignore the sign bit (so x and -x, like the two clip levels, always
-    // collided) and quantized levels have many trailing zero mantissa bits.
-    static size_t hash(uint32_t k) {
-        return static_cast<size_t>((uint64_t{k} * 0x9E3779B97F4A7C15ull) >> 32);
-    }
-    size_t home(uint32_t k) const { return hash(k) & mask_; }
-    size_t second(uint32_t k) const { return (hash(k) >> 16) & mask_; }
+    // Multiplicative hashing: the top bits of a 32-bit product, which depend on every bit of
+    // the key (the low bits ignore the sign bit, so x and -x, like the two clip levels, would
+    // always collide, and quantized levels have many trailing zero mantissa bits). One 32-bit
+    // multiply per slot, eight keys per AVX2 instruction (a 64-bit product took six).
+    static constexpr uint32_t kHomeFactor = 0x9E3779B1u, kSecondFactor = 0x85EBCA77u;
+    static uint32_t slotHash(uint32_t k, uint32_t factor, int shift) { return (k * factor) >> shift; }
+    size_t home(uint32_t k) const { return slotHash(k, kHomeFactor, shift_); }
+    size_t second(uint32_t k) const { return slotHash(k, kSecondFactor, shift_); }
     // Into its home slot or its second slot when one is free, else the first free slot
     // after home. A key is therefore at one of the two or along the probe from home.
     bool contains(uint32_t key) const {
@@ -184,7 +188,10 @@ private:
     void insert(uint32_t key) {
         if (contains(key)) return;
         place(key);
-        if (++size_ * 2 > table_.size()) grow();
+        // At most a quarter full: a key finds its home or its second slot free (the fast
+        // check above) but for about 1 in 16 keys, which then take the slow path every time
+        // they recur; half full it was 1 in 4, an eighth full the table left the L2 cache.
+        if (++size_ * 4 > table_.size()) grow();
     }
     void grow() {
         if (table_.size() >= kMaxTable) {
@@ -194,11 +201,13 @@ private:
         std::vector<uint32_t> old(table_.size() * 2, kEmpty);
         old.swap(table_);
         mask_ = table_.size() - 1;
+        --shift_;  // the table doubled: one more bit of the hash
         for (uint32_t k : old)
             if (k != kEmpty) place(k);
     }
     std::vector<uint32_t> table_ = std::vector<uint32_t>(4096, kEmpty);
     size_t mask_ = 4095;
+    int shift_ = 32 - 12;  // 32 - log2(table size)
     size_t size_ = 0;
     bool overflowed_ = false;
     std::vector<uint32_t> grid_;  // empty: no grid

@@ -72,7 +72,7 @@ Result<ErrorStats> errorStats(std::span<const float> x, std::span<const float> y
     sums.clipped = clipped;
     ErrorStats s = statsFromSums(sums);
     if (s.count == 0) return s;
-    // Past the counter's table (8M levels): sort the counted y values instead.
+    // Past the counter's table (4M levels): sort the counted y values instead.
     s.distinct_levels = levels.overflowed() ? distinctPairOutputs(x, y) : levels.count();
     return s;
 }

@@ -97,7 +97,7 @@ Result<ExplorerResult> computeExplorer(const QuantSpec& spec, const TensorRef<fl
 // The same result for data read in chunks (a file larger than memory): one scan for the
 // ranges, then the fused pass with Q(x) computed chunk by chunk (SliceQuantizer, the op's
 // own arithmetic); memory stays bounded by the chunks. `output` is never kept. The numbers
-// equal computeExplorer's on the same values, except distinct_levels past 16M levels
+// equal computeExplorer's on the same values, except distinct_levels past 4M levels
 // (then -1: not counted). Reports progress (two scans: 0..0.5, 0.5..1) and honours cancel.
 Result<ExplorerResult> computeExplorerStream(const QuantSpec& spec, const data::FloatStream& data,
                                              const Shape& shape, const ExplorerOptions& options = {});
