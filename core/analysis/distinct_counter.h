@@ -49,7 +49,7 @@ public:
         // Two phases per group: keys and slots (arithmetic only, vectorised), then one load
         // and a compare per value.
         constexpr int64_t kGroup = 256;
-        uint32_t keys[kGroup];
+        uint32_t keys[kGroup], misses[kGroup];
         int32_t slotIndex[kGroup];
         const float lo = gridLo_, scale = gridScale_, last = gridLast_;
         for (int64_t g = 0; g < n; g += kGroup) {
@@ -61,12 +61,15 @@ public:
             // Whether any value of the group missed its slot, without a branch per value
             // (the branch made the check loop cost as much as everything else); only a group
             // with a miss (a new level, an off-grid value, a skipped pair) is walked again.
+            // The walk tests the misses kept from the check (not the grid again, which for
+            // 16-bit levels is out of L1), and looks at the grid only where one was, as an
+            // earlier value of the group may have filled that slot meanwhile.
             const uint32_t* front = grid_.data();
             uint32_t missed = 0;
-            for (int64_t k = 0; k < m; ++k) missed |= front[slotIndex[k]] ^ keys[k];
+            for (int64_t k = 0; k < m; ++k) missed |= misses[k] = front[slotIndex[k]] ^ keys[k];
             if (missed == 0) continue;
             for (int64_t k = 0; k < m; ++k)
-                if (keys[k] != kEmpty && grid_[static_cast<size_t>(slotIndex[k])] != keys[k])
+                if (misses[k] != 0 && keys[k] != kEmpty && grid_[static_cast<size_t>(slotIndex[k])] != keys[k])
                     addBehindGrid(keys[k], slotIndex[k]);
         }
     }
@@ -100,8 +103,18 @@ public:
     // Adds every value `other` has seen (its grid need not be this one's).
     void merge(const DistinctCounter& other) {
         if (other.overflowed_) overflowed_ = true;
-        for (uint32_t k : other.grid_)
-            if (k != kEmpty) addKey(k);
+        const bool sameGrid = other.grid_.size() == grid_.size() && other.gridLo_ == gridLo_ &&
+                              other.gridScale_ == gridScale_;
+        if (sameGrid) {  // a key has the same slot in both: slot by slot, no slot computed
+            for (size_t s = 0; s < grid_.size(); ++s) {
+                const uint32_t k = other.grid_[s];
+                if (k == kEmpty || k == grid_[s]) continue;
+                addBehindGrid(k, static_cast<int32_t>(s));
+            }
+        } else {
+            for (uint32_t k : other.grid_)
+                if (k != kEmpty) addKey(k);
+        }
         for (uint32_t k : other.table_)
             if (k != kEmpty) addKey(k);
     }
