@@ -120,7 +120,7 @@ Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdB
 
     // One gather gives both activations; the gathered rows' statistics then run over the
     // table rows again in parallel blocks (errorStats' order), then the activations' two
-    // statistics, each with its blocks in parallel.
+    // statistics in one pass, its blocks in parallel.
     FeatureSimulation sim;
     const auto start = std::chrono::steady_clock::now();
     auto quantized = tpu::tpuEmbeddingLookup(table, batch.ids, batch.weights, combiner, quantization, exec,
@@ -134,9 +134,11 @@ Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdB
         const IdCounts distinct = distinctIds(ids, table.rows);
         sim.unique_ids = static_cast<int64_t>(distinct.ids.size());
         sim.gathered_rows = gatheredRowStats(table, distinct, *quantization, exec);
-        sim.stats = pairStats(sim.float_activations.values, sim.quantized_activations.values, exec);
-        sim.stats_after_combine = quantizedPairStats(sim.float_activations.values, sim.quantized_after_combine.values,
-                                                     *quantization, exec);
+        const ActivationStats activations =
+            activationStats(sim.float_activations.values, sim.quantized_activations.values,
+                            sim.quantized_after_combine.values, &*quantization, exec);
+        sim.stats = activations.stats;
+        sim.stats_after_combine = activations.after;
     } catch (const std::bad_alloc&) {
         return Error{"ResourceExhausted", "out of memory for the feature's error statistics"};
     }

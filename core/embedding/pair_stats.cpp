@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "core/analysis/distinct_counter.h"
@@ -77,62 +78,64 @@ int64_t distinctLevels(const std::vector<uint8_t>& used, const SlotQuantizer& q)
     return analysis::distinctValues(levels);
 }
 
-analysis::ErrorStats quantizedPairStats(std::span<const float> x, std::span<float> y,
-                                        const tpu::QuantizationConfig& config, const Exec& exec) {
-    const SlotQuantizer quantizer = slotQuantizer(config);
+ActivationStats activationStats(std::span<const float> x, std::span<const float> y, std::span<float> after,
+                                const tpu::QuantizationConfig* config, const Exec& exec) {
     const auto n = static_cast<int64_t>(x.size());
     const int64_t blocks = (n + analysis::kStatsBlock - 1) / analysis::kStatsBlock;
-    std::vector<analysis::ErrorSums> blockSums(static_cast<size_t>(blocks));
-    UsedSlots used(quantizer);
-    parallelFor(exec, blocks, 1, [&](int64_t b0, int64_t b1) {
-        constexpr int64_t kStep = 4096;  // a multiple of the lanes
-        std::vector<int32_t> slot(kStep);
-        std::vector<uint8_t> seen = used.threadCopy();
-        for (int64_t b = b0; b < b1; ++b) {
-            analysis::ErrorLanes lanes;
-            const int64_t end = std::min(n, (b + 1) * analysis::kStatsBlock);
-            for (int64_t p = b * analysis::kStatsBlock; p < end; p += kStep) {
-                const int64_t len = std::min(kStep, end - p);
-                int64_t clipped = 0;  // errorStats is called without a clip range here
-                quantizeWithSlots(x.data() + p, len, quantizer, y.data() + p, slot.data(), clipped);
-                addPairRun(lanes, x.data() + p, y.data() + p, len);
-                UsedSlots::mark(seen, slot.data(), len);
-            }
-            blockSums[static_cast<size_t>(b)] = lanes.fold();
-        }
-        used.merge(seen);
-    });
-    analysis::ErrorSums sums;
-    for (const analysis::ErrorSums& b : blockSums) sums.merge(b);
-    analysis::ErrorStats s = analysis::statsFromSums(sums);
-    if (s.count > 0) s.distinct_levels = used.distinctLevels();
-    return s;
-}
-
-analysis::ErrorStats pairStats(std::span<const float> x, std::span<const float> y, const Exec& exec) {
-    const auto n = static_cast<int64_t>(x.size());
-    const int64_t blocks = (n + analysis::kStatsBlock - 1) / analysis::kStatsBlock;
-    std::vector<analysis::ErrorSums> blockSums(static_cast<size_t>(blocks));
+    std::vector<analysis::ErrorSums> blockSums(static_cast<size_t>(blocks)), afterSums;
     analysis::DistinctCounter levels;  // distinct y among the counted pairs
+    std::optional<SlotQuantizer> quantizer;
+    std::optional<UsedSlots> used;
+    if (config) {
+        quantizer = slotQuantizer(*config);
+        used.emplace(*quantizer);
+        afterSums.resize(static_cast<size_t>(blocks));
+    }
     std::mutex merge;
     parallelFor(exec, blocks, 1, [&](int64_t b0, int64_t b1) {
         analysis::DistinctCounter local;
+        constexpr int64_t kStep = 4096;  // a multiple of the lanes
+        std::vector<int32_t> slot(config ? kStep : 0);
+        std::vector<uint8_t> seen = used ? used->threadCopy() : std::vector<uint8_t>();
         for (int64_t b = b0; b < b1; ++b) {
             const int64_t begin = b * analysis::kStatsBlock, end = std::min(n, begin + analysis::kStatsBlock);
             analysis::ErrorLanes lanes;
             addPairRun(lanes, x.data() + begin, y.data() + begin, end - begin);
             blockSums[static_cast<size_t>(b)] = lanes.fold();
             addDistinctPairs(local, x.data() + begin, y.data() + begin, end - begin);
+            if (!config) continue;
+            // The same x quantized after the combine, while the block is in cache.
+            analysis::ErrorLanes afterLanes;
+            for (int64_t p = begin; p < end; p += kStep) {
+                const int64_t len = std::min(kStep, end - p);
+                int64_t clipped = 0;  // errorStats is called without a clip range here
+                quantizeWithSlots(x.data() + p, len, *quantizer, after.data() + p, slot.data(), clipped);
+                addPairRun(afterLanes, x.data() + p, after.data() + p, len);
+                UsedSlots::mark(seen, slot.data(), len);
+            }
+            afterSums[static_cast<size_t>(b)] = afterLanes.fold();
         }
+        if (used) used->merge(seen);
         const std::lock_guard lock(merge);
         levels.merge(local);
     });
+    ActivationStats out;
     analysis::ErrorSums sums;
     for (const analysis::ErrorSums& b : blockSums) sums.merge(b);
-    analysis::ErrorStats s = analysis::statsFromSums(sums);
-    if (s.count == 0) return s;
-    s.distinct_levels = levels.overflowed() ? analysis::distinctPairOutputs(x, y) : levels.count();
-    return s;
+    out.stats = analysis::statsFromSums(sums);
+    if (out.stats.count > 0)
+        out.stats.distinct_levels = levels.overflowed() ? analysis::distinctPairOutputs(x, y) : levels.count();
+    if (config) {
+        analysis::ErrorSums a;
+        for (const analysis::ErrorSums& b : afterSums) a.merge(b);
+        out.after = analysis::statsFromSums(a);
+        if (out.after.count > 0) out.after.distinct_levels = used->distinctLevels();
+    }
+    return out;
+}
+
+analysis::ErrorStats pairStats(std::span<const float> x, std::span<const float> y, const Exec& exec) {
+    return activationStats(x, y, {}, nullptr, exec).stats;
 }
 
 }  // namespace qs::embedding

@@ -59,13 +59,17 @@ private:
     std::mutex mutex_;
 };
 
-// errorStats(x, y) (no clip range) for y = simulateQuantization(x), which it writes: each
-// block quantized and summed in one step, the blocks in parallel, the distinct levels counted
-// from the buckets used. x and y the same size; a config checkOccupancyConfig accepts.
-analysis::ErrorStats quantizedPairStats(std::span<const float> x, std::span<float> y,
-                                        const tpu::QuantizationConfig& config, const Exec& exec);
-
-// errorStats(x, y) (no clip range) with its blocks summed in parallel. x and y the same size.
+// A feature's two activation statistics in one parallel pass over the float activations x:
+// `stats` is errorStats(x, y) (no clip range), y the quantized activations; with a config,
+// `after` is errorStats(x, after) for after = simulateQuantization(x), which it writes
+// (quantization after the combine), its distinct levels counted from the buckets used.
+// x, y and after (when a config is given) the same size; a config checkOccupancyConfig accepts.
+struct ActivationStats {
+    analysis::ErrorStats stats, after;
+};
+ActivationStats activationStats(std::span<const float> x, std::span<const float> y, std::span<float> after,
+                                const tpu::QuantizationConfig* config, const Exec& exec);
+// activationStats' `stats` alone: errorStats(x, y) (no clip range), its blocks in parallel.
 analysis::ErrorStats pairStats(std::span<const float> x, std::span<const float> y, const Exec& exec);
 
 }  // namespace qs::embedding
