@@ -16,8 +16,17 @@ namespace {
 // runs the same IEEE operations per lane (-ffp-contract=off): the same bits everywhere.
 using vec::f8;
 using vec::i8;
-typedef double d8 __attribute__((vector_size(64)));
+// The eight lanes' double sums as two halves of four: a 64-byte vector has no register
+// without AVX-512, so GCC kept it on the stack and every add waited for a store and a reload.
+typedef float f4 __attribute__((vector_size(16)));
+typedef double d4 __attribute__((vector_size(32)));
 static_assert(kEvalLanes == 8);
+
+// Lanes 0-3 and 4-7 of v as doubles.
+[[gnu::always_inline]] inline void widen(const f8& v, d4& lo, d4& hi) {
+    lo = __builtin_convertvector(__builtin_shufflevector(v, v, 0, 1, 2, 3), d4);
+    hi = __builtin_convertvector(__builtin_shufflevector(v, v, 4, 5, 6, 7), d4);
+}
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(QS_NO_CLONES)
 #define QS_EVAL_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
@@ -49,33 +58,38 @@ struct Lanes {
 QS_EVAL_CLONES void addCandidate(const float* x, int64_t n, const Candidate& c, bool countClipped, Lanes& lanes) {
     const vec::Quantizer8 quantizer(c.k);
     const f8 clipLo = f8{} + c.clip_lo, clipHi = f8{} + c.clip_hi;
-    d8 acc;
-    std::memcpy(&acc, lanes.err2, sizeof acc);
+    const double* a = lanes.err2;
+    d4 acc0 = {a[0], a[1], a[2], a[3]}, acc1 = {a[4], a[5], a[6], a[7]};
     i8 clipped{};
     for (int64_t i = 0; i < n; i += kEvalLanes) {
         f8 v;
         std::memcpy(&v, x + i, sizeof v);
         f8 b, y;
         quantizer.apply(v, b, y);
-        const d8 e = __builtin_convertvector(v, d8) - __builtin_convertvector(y, d8);
-        acc += e * e;
+        d4 v0, v1, y0, y1;
+        widen(v, v0, v1);
+        widen(y, y0, y1);
+        const d4 e0 = v0 - y0, e1 = v1 - y1;
+        acc0 += e0 * e0;
+        acc1 += e1 * e1;
         if (countClipped) clipped -= (v < clipLo) | (v > clipHi);  // true is -1
     }
-    std::memcpy(lanes.err2, &acc, sizeof acc);
+    for (int l = 0; l < 4; ++l) lanes.err2[l] = acc0[l], lanes.err2[l + 4] = acc1[l];
     for (int l = 0; l < kEvalLanes; ++l) lanes.clipped += clipped[l];
 }
 
 // x2 lane l adds x^2 of the values at l, l + 8, ... (n a multiple of the lanes).
 QS_EVAL_CLONES void addSquares(const float* x, int64_t n, double* x2) {
-    d8 acc;
-    std::memcpy(&acc, x2, sizeof acc);
+    d4 acc0 = {x2[0], x2[1], x2[2], x2[3]}, acc1 = {x2[4], x2[5], x2[6], x2[7]};
     for (int64_t i = 0; i < n; i += kEvalLanes) {
         f8 v;
         std::memcpy(&v, x + i, sizeof v);
-        const d8 d = __builtin_convertvector(v, d8);
-        acc += d * d;
+        d4 v0, v1;
+        widen(v, v0, v1);
+        acc0 += v0 * v0;
+        acc1 += v1 * v1;
     }
-    std::memcpy(x2, &acc, sizeof acc);
+    for (int l = 0; l < 4; ++l) x2[l] = acc0[l], x2[l + 4] = acc1[l];
 }
 
 // The scalar form of one value's terms (the tail of the sample, and the reference).
