@@ -161,10 +161,13 @@ Result<ExplorerResult> computeExplorer(const QuantSpec& spec, const TensorRef<fl
     const auto [lo, hi] = options.data_range ? *options.data_range : dataRange(data.data, options.exec);
     auto setup = setUp(r, options, lo, hi);
     if (!setup) return setup.error();
+    // The op's codes may have told the levels used already (QuantizeV2 per tensor).
+    setup.value().count_levels = !r.run.distinct_outputs;
     const std::span<const float> x = data.data;
     const std::span<const float> y(out.data(), n);
     auto totals = fusedPass(*setup, x, y, options.exec, options.cancel);
     if (!totals) return totals.error();
+    if (r.run.distinct_outputs) totals.value().distinct_levels = *r.run.distinct_outputs;
     finish(r, *setup, *totals, static_cast<int64_t>(n));
     if (cancelled(options)) return cancelledError();
 

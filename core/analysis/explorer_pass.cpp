@@ -127,7 +127,7 @@ ErrorSums fuseBlock(const PassSetup& s, const float* x, const float* y, int64_t 
         if (s.count_data) addValues(x + tile, count, share.data);
         addDifferences(x + tile, y + tile, count, share.err);
         addPairs(x + tile, y + tile, count, tile, sums);
-        addLevels(x + tile, y + tile, count, share.levels);
+        if (s.count_levels) addLevels(x + tile, y + tile, count, share.levels);
     }
     share.below += clips.below;
     share.above += clips.above;
@@ -258,7 +258,8 @@ Result<PassTotals> fusedPass(const PassSetup& setup, std::span<const float> x,
                              const std::atomic<bool>* cancel) {
     PassTotals t{{}, PassShare(setup), 0};
     if (Status s = fuseInto(setup, x, y, 0, exec, cancel, t.sums, t.share); !s) return s.error();
-    t.distinct_levels = t.share.levels.overflowed() ? distinctPairOutputs(x, y) : t.share.levels.count();
+    if (setup.count_levels)
+        t.distinct_levels = t.share.levels.overflowed() ? distinctPairOutputs(x, y) : t.share.levels.count();
     return t;
 }
 

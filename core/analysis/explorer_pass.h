@@ -30,6 +30,9 @@ struct PassSetup {
     bool count_data = true;  // false: the data histogram is known already (same data, same bins)
     double error_span = 1;                            // the error histogram is ±error_span
     int error_bins = 1;
+    // false: the distinct outputs are known already (QuantRun::distinct_outputs) and the
+    // pass does not count them (PassTotals::distinct_levels is then left 0).
+    bool count_levels = true;
 };
 
 // A counter of distinct outputs with the slice's output levels as its grid (the count is
@@ -44,7 +47,7 @@ struct PassShare {
 
     explicit PassShare(const PassSetup& s)
         : data(s.data_lo, s.data_hi, s.data_bins), err(-s.error_span, s.error_span, s.error_bins),
-          levels(levelCounter(s.slices->front())) {}
+          levels(s.count_levels ? levelCounter(s.slices->front()) : DistinctCounter()) {}
     // `later` covers data after this share's.
     void merge(const PassShare& later);
 };

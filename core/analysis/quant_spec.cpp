@@ -1,7 +1,11 @@
 #include "core/analysis/quant_spec.h"
 
+#include "core/analysis/error_stats.h"  // distinctValues
+#include "core/ops/kernel_util.h"       // QS_VECTOR_CLONES
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -285,44 +289,116 @@ Result<PreparedRun> prepareRun(const QuantSpec& spec, const Shape& shape,
 
 namespace {
 
+// Marks used[i] for the codes[k] - lowest = i of the x[k] that are not NaN; NaN x and codes
+// outside [0, spare) mark the spare byte. Returns whether a code of a value that is not NaN
+// was outside. Two phases per group, as the other counters: each value's byte index without
+// a branch (vectorised, cloned for AVX2), then one store each. With a branch per value (NaN,
+// range) the marking cost a quarter of the explorer's edit.
+[[gnu::noinline]] QS_VECTOR_CLONES bool markCodes(const float* x, const int32_t* codes, int64_t n,
+                                                   int32_t lowest, uint32_t spare, uint8_t* used) {
+    uint32_t strays = 0;
+    constexpr int64_t kGroup = 256;
+    uint32_t index[kGroup];
+    for (int64_t g = 0; g < n; g += kGroup) {
+        const int64_t m = std::min(kGroup, n - g);
+        for (int64_t k = 0; k < m; ++k) {
+            uint32_t bits;
+            std::memcpy(&bits, x + g + k, sizeof bits);
+            const uint32_t notNan = (bits & 0x7FFFFFFFu) <= 0x7F800000u;
+            const auto i = static_cast<uint32_t>(codes[g + k] - lowest);  // outside: >= spare
+            const uint32_t inside = i < spare;
+            strays |= notNan & (inside ^ 1u);
+            index[k] = (notNan & inside) ? i : spare;
+        }
+        for (int64_t k = 0; k < m; ++k) used[index[k]] = 1;  // a load and a check first: slower
+    }
+    return strays != 0;
+}
+
+// Which codes the tiles used (x not NaN), one byte per code of a type of 16 bits or fewer.
+struct UsedCodes {
+    int64_t lowest = 0;
+    std::vector<uint8_t> used;  // the codes, then a spare byte; empty: not tracked (qint32)
+    bool outside = false;       // a code outside the type's: the count cannot be told
+
+    void mark(const float* x, const int32_t* codes, int64_t n) {
+        if (used.empty()) return;
+        outside = markCodes(x, codes, n, static_cast<int32_t>(lowest), static_cast<uint32_t>(used.size() - 1),
+                            used.data()) ||
+                  outside;
+    }
+};
+
+// The distinct outputs of the codes used: each used code dequantized as the tiles were (the
+// op is elementwise with scalar ranges, so a code always gives the same value), counted.
+// Unset when it cannot be told exactly that way (a code outside the type, a NaN level).
+std::optional<int64_t> distinctOutputsOf(const UsedCodes& codes, const TensorRef<float>& omin,
+                                         const TensorRef<float>& omax, const DequantizeAttrs& da) {
+    if (codes.used.empty() || codes.outside) return std::nullopt;
+    std::vector<int32_t> list;
+    for (size_t i = 0; i + 1 < codes.used.size(); ++i)
+        if (codes.used[i]) list.push_back(static_cast<int32_t>(codes.lowest + static_cast<int64_t>(i)));
+    if (list.empty()) return 0;
+    std::vector<float> levels(list.size());
+    const auto m = static_cast<int64_t>(list.size());
+    if (!dequantize<int32_t>({list, Shape{m}}, omin, omax, da, levels, Exec{1})) return std::nullopt;
+    if (std::any_of(levels.begin(), levels.end(), [](float v) { return std::isnan(v); })) return std::nullopt;
+    return analysis::distinctValues(levels);
+}
+
 // QuantizeV2 then Dequantize with scalar ranges, tile by tile: elementwise once the range is
 // fixed, so each tile's codes go from one op to the other while in cache, instead of through
-// a 4-byte-per-value buffer allocated, cleared, written and read again on every call.
+// a 4-byte-per-value buffer allocated, cleared, written and read again on every call. The
+// codes each tile used are marked on the way: `distinctOutputs` is then the number of
+// distinct Q(x) over the x that are not NaN (the explorer's levels used), for types of 16
+// bits or fewer, found without a pass over the outputs.
 Status quantizeDequantizeInTiles(const QuantSpec& spec, std::span<const float> input,
                                  const TensorRef<float>& mn, const TensorRef<float>& mx,
-                                 std::span<float> output, const Exec& exec) {
+                                 std::span<float> output, const Exec& exec,
+                                 std::optional<int64_t>& distinctOutputs) {
     constexpr int64_t kTile = int64_t{1} << 14;
     const auto n = static_cast<int64_t>(input.size());
     const int64_t tiles = (n + kTile - 1) / kTile;
     const QuantizeV2Attrs qa = quantizeV2Attrs(spec);
     DequantizeAttrs da = dequantizeAttrs(spec);
     da.axis = -1;
+    const QTypeInfo type = qtypeInfo(spec.T);
+    UsedCodes all{type.lowest, {}, false};
+    if (type.bits <= 16) all.used.assign(static_cast<size_t>(type.highest - type.lowest + 2), 0);  // + spare
+    std::vector<float> outMin, outMax;  // the op's output range (the same for every tile)
     std::mutex m;
     std::optional<Error> failure;  // the op's errors depend on the range only: any tile's will do
     parallelFor(exec, tiles, std::max<int64_t>(1, kParallelMinPerThread / kTile), [&](int64_t t0, int64_t t1) {
         std::vector<int32_t> codes(static_cast<size_t>(std::min(n, kTile)));
-        for (int64_t t = t0; t < t1; ++t) {
+        UsedCodes mine{all.lowest, std::vector<uint8_t>(all.used.size(), 0), false};
+        Status s = okStatus();
+        std::vector<float> lo, hi;
+        for (int64_t t = t0; t < t1 && s; ++t) {
             const int64_t first = t * kTile, count = std::min(kTile, n - first);
             const std::span<int32_t> c(codes.data(), static_cast<size_t>(count));
             const TensorRef<float> part{input.subspan(static_cast<size_t>(first), static_cast<size_t>(count)),
                                         Shape{count}};
             auto ran = quantizeV2<int32_t>(part, mn, mx, qa, c, Exec{1});
-            Status s = ran ? okStatus() : Status(ran.error());
-            if (s) {
-                const TensorRef<float> omin{std::span<const float>(ran->output_min), Shape{}};
-                const TensorRef<float> omax{std::span<const float>(ran->output_max), Shape{}};
-                s = dequantize<int32_t>({c, Shape{count}}, omin, omax, da,
-                                        output.subspan(static_cast<size_t>(first), static_cast<size_t>(count)),
-                                        Exec{1});
-            }
-            if (!s) {
-                const std::lock_guard lock(m);
-                if (!failure) failure = s.error();
-                return;
-            }
+            s = ran ? okStatus() : Status(ran.error());
+            if (!s) break;
+            lo = ran->output_min;
+            hi = ran->output_max;
+            s = dequantize<int32_t>({c, Shape{count}}, {lo, Shape{}}, {hi, Shape{}}, da,
+                                    output.subspan(static_cast<size_t>(first), static_cast<size_t>(count)), Exec{1});
+            mine.mark(part.data.data(), c.data(), count);
         }
+        const std::lock_guard lock(m);
+        if (!s) {
+            if (!failure) failure = s.error();
+            return;
+        }
+        for (size_t i = 0; i < all.used.size(); ++i) all.used[i] |= mine.used[i];
+        all.outside = all.outside || mine.outside;
+        if (!lo.empty()) outMin = lo, outMax = hi;
     });
     if (failure) return *failure;
+    distinctOutputs = outMin.empty() ? std::nullopt
+                                     : distinctOutputsOf(all, {outMin, Shape{}}, {outMax, Shape{}}, da);
     return okStatus();
 }
 
@@ -359,7 +435,8 @@ Result<QuantRun> applySpec(const QuantSpec& spec, const TensorRef<float>& input,
                               rangeShape};
 
     if (spec.op == QuantOp::QuantizeV2 && !perAxis && codes.size() < input.data.size()) {
-        if (Status s = quantizeDequantizeInTiles(spec, input.data, mn, mx, output, exec); !s) return s.error();
+        if (Status s = quantizeDequantizeInTiles(spec, input.data, mn, mx, output, exec, run.distinct_outputs); !s)
+            return s.error();
     } else if (spec.op == QuantOp::QuantizeV2) {
         std::vector<int32_t> own;
         std::span<int32_t> c = codes;

@@ -88,10 +88,15 @@ private slots:
                                                     expected, qs::Exec{1}).ok());
                     for (int threads : {1, 2, 8}) {
                         std::vector<float> y(x.size(), -7.0f);
-                        QVERIFY(qs::applySpec(spec, in, y, {}, qs::Exec{threads}).ok());
+                        const auto run = qs::applySpec(spec, in, y, {}, qs::Exec{threads});
+                        QVERIFY(run.ok());
                         QVERIFY2(std::memcmp(y.data(), expected.data(), y.size() * sizeof(float)) == 0,
                                  qPrintable(QStringLiteral("mode %1 type %2 threads %3")
                                                 .arg(int(mode)).arg(int(type)).arg(threads)));
+                        // The levels used, told by the codes on the way for 16 bits or fewer.
+                        QCOMPARE(run->distinct_outputs.has_value(), qs::qtypeInfo(type).bits <= 16);
+                        if (run->distinct_outputs)
+                            QCOMPARE(*run->distinct_outputs, distinctPairOutputs(x, expected));
                         ++compared;
                     }
                 }
