@@ -305,12 +305,13 @@ namespace {
             uint32_t bits;
             std::memcpy(&bits, x + g + k, sizeof bits);
             const uint32_t notNan = (bits & 0x7FFFFFFFu) <= 0x7F800000u;
-            const auto i = static_cast<uint32_t>(codes[g + k] - lowest);  // outside: >= spare
+            // Unsigned, so a code far outside cannot overflow: below `lowest` it wraps past spare.
+            const uint32_t i = static_cast<uint32_t>(codes[g + k]) - static_cast<uint32_t>(lowest);
             const uint32_t inside = i < spare;
             strays |= notNan & (inside ^ 1u);
             index[k] = (notNan & inside) ? i : spare;
         }
-        for (int64_t k = 0; k < m; ++k) used[index[k]] = 1;  // a load and a check first: slower
+        for (int64_t k = 0; k < m; ++k) used[index[k]] = 1;  // (loading to check first was slower)
     }
     return strays != 0;
 }
