@@ -162,12 +162,12 @@ Result<ExplorerResult> computeExplorer(const QuantSpec& spec, const TensorRef<fl
     auto setup = setUp(r, options, lo, hi);
     if (!setup) return setup.error();
     // The op's codes may have told the levels used already (QuantizeV2 per tensor).
-    setup.value().count_levels = !r.run.distinct_outputs;
+    setup.value().count_levels = !r.run.output_levels;
     const std::span<const float> x = data.data;
     const std::span<const float> y(out.data(), n);
     auto totals = fusedPass(*setup, x, y, options.exec, options.cancel);
     if (!totals) return totals.error();
-    if (r.run.distinct_outputs) totals.value().distinct_levels = *r.run.distinct_outputs;
+    if (r.run.output_levels) totals.value().distinct_levels = static_cast<int64_t>(r.run.output_levels->size());
     finish(r, *setup, *totals, static_cast<int64_t>(n));
     if (cancelled(options)) return cancelledError();
 

@@ -343,9 +343,11 @@ Result<StreamTotals> fusedStreamPass(const PassSetup& setup, const data::FloatSt
     Status s = data::forEachChunk(data, [&](int64_t first, std::span<const float> x) -> Status {
         const auto n = static_cast<int64_t>(x.size());
         y.resize(x.size());
+        std::optional<std::vector<float>> chunkLevels;  // the chunk's outputs, from its codes
         if (chunkSpec) {
             auto ran = applySpec(*chunkSpec, {x, Shape{n}}, y, {}, exec);
             if (!ran) return ran.error();
+            chunkLevels = std::move(ran.value().output_levels);
         } else {
             parallelFor(exec, n, [&](int64_t b, int64_t e) {
                 for (int64_t i = b; i < e;) {
@@ -357,7 +359,13 @@ Result<StreamTotals> fusedStreamPass(const PassSetup& setup, const data::FloatSt
             });
         }
         // The chunk starts on a block boundary: its blocks fold on in block order.
-        if (Status f = fuseInto(setup, x, y, first, exec, cancel, t.sums, t.share); !f) return f;
+        // Where the op told the chunk's levels, they join the count as they are (a few
+        // thousand values) and the pass skips counting the chunk's outputs.
+        PassSetup chunkSetup = setup;
+        chunkSetup.count_levels = setup.count_levels && !chunkLevels;
+        if (Status f = fuseInto(chunkSetup, x, y, first, exec, cancel, t.sums, t.share); !f) return f;
+        if (chunkLevels)
+            for (float level : *chunkLevels) t.share.levels.add(level);
         if (!channels.empty())
             parallelFor(exec, l.depth, 1, [&](int64_t d0, int64_t d1) {
                 for (int64_t d = d0; d < d1; ++d)

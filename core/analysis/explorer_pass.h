@@ -30,7 +30,7 @@ struct PassSetup {
     bool count_data = true;  // false: the data histogram is known already (same data, same bins)
     double error_span = 1;                            // the error histogram is ±error_span
     int error_bins = 1;
-    // false: the distinct outputs are known already (QuantRun::distinct_outputs) and the
+    // false: the distinct outputs are known already (QuantRun::output_levels) and the
     // pass does not count them (PassTotals::distinct_levels is then left 0).
     bool count_levels = true;
 };

@@ -1,7 +1,6 @@
 #include "core/analysis/quant_spec.h"
 
-#include "core/analysis/error_stats.h"  // distinctValues
-#include "core/ops/kernel_util.h"       // QS_VECTOR_CLONES
+#include "core/ops/kernel_util.h"  // QS_VECTOR_CLONES
 
 #include <algorithm>
 #include <cmath>
@@ -331,32 +330,35 @@ struct UsedCodes {
 };
 
 // The distinct outputs of the codes used: each used code dequantized as the tiles were (the
-// op is elementwise with scalar ranges, so a code always gives the same value), counted.
-// Unset when it cannot be told exactly that way (a code outside the type, a NaN level).
-std::optional<int64_t> distinctOutputsOf(const UsedCodes& codes, const TensorRef<float>& omin,
-                                         const TensorRef<float>& omax, const DequantizeAttrs& da) {
+// op is elementwise with scalar ranges, so a code always gives the same value), each value
+// once. Unset when they cannot be told exactly that way (a code outside the type, a NaN).
+std::optional<std::vector<float>> outputLevelsOf(const UsedCodes& codes, const TensorRef<float>& omin,
+                                                 const TensorRef<float>& omax, const DequantizeAttrs& da) {
     if (codes.used.empty() || codes.outside) return std::nullopt;
     std::vector<int32_t> list;
     for (size_t i = 0; i + 1 < codes.used.size(); ++i)
         if (codes.used[i]) list.push_back(static_cast<int32_t>(codes.lowest + static_cast<int64_t>(i)));
-    if (list.empty()) return 0;
     std::vector<float> levels(list.size());
     const auto m = static_cast<int64_t>(list.size());
-    if (!dequantize<int32_t>({list, Shape{m}}, omin, omax, da, levels, Exec{1})) return std::nullopt;
+    if (!list.empty() && !dequantize<int32_t>({list, Shape{m}}, omin, omax, da, levels, Exec{1}))
+        return std::nullopt;
     if (std::any_of(levels.begin(), levels.end(), [](float v) { return std::isnan(v); })) return std::nullopt;
-    return analysis::distinctValues(levels);
+    for (float& v : levels) v = v == 0.0f ? 0.0f : v;  // -0 and +0 are one level
+    std::sort(levels.begin(), levels.end());  // two codes may give the same float
+    levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+    return levels;
 }
 
 // QuantizeV2 then Dequantize with scalar ranges, tile by tile: elementwise once the range is
 // fixed, so each tile's codes go from one op to the other while in cache, instead of through
 // a 4-byte-per-value buffer allocated, cleared, written and read again on every call. The
-// codes each tile used are marked on the way: `distinctOutputs` is then the number of
-// distinct Q(x) over the x that are not NaN (the explorer's levels used), for types of 16
-// bits or fewer, found without a pass over the outputs.
+// codes each tile used are marked on the way: `levels` are then the distinct Q(x) over the
+// x that are not NaN (the explorer's levels used), for types of 16 bits or fewer, found
+// without a pass over the outputs.
 Status quantizeDequantizeInTiles(const QuantSpec& spec, std::span<const float> input,
                                  const TensorRef<float>& mn, const TensorRef<float>& mx,
                                  std::span<float> output, const Exec& exec,
-                                 std::optional<int64_t>& distinctOutputs) {
+                                 std::optional<std::vector<float>>& levels) {
     constexpr int64_t kTile = int64_t{1} << 14;
     const auto n = static_cast<int64_t>(input.size());
     const int64_t tiles = (n + kTile - 1) / kTile;
@@ -398,8 +400,7 @@ Status quantizeDequantizeInTiles(const QuantSpec& spec, std::span<const float> i
         if (!lo.empty()) outMin = lo, outMax = hi;
     });
     if (failure) return *failure;
-    distinctOutputs = outMin.empty() ? std::nullopt
-                                     : distinctOutputsOf(all, {outMin, Shape{}}, {outMax, Shape{}}, da);
+    levels = outMin.empty() ? std::nullopt : outputLevelsOf(all, {outMin, Shape{}}, {outMax, Shape{}}, da);
     return okStatus();
 }
 
@@ -436,7 +437,7 @@ Result<QuantRun> applySpec(const QuantSpec& spec, const TensorRef<float>& input,
                               rangeShape};
 
     if (spec.op == QuantOp::QuantizeV2 && !perAxis && codes.size() < input.data.size()) {
-        if (Status s = quantizeDequantizeInTiles(spec, input.data, mn, mx, output, exec, run.distinct_outputs); !s)
+        if (Status s = quantizeDequantizeInTiles(spec, input.data, mn, mx, output, exec, run.output_levels); !s)
             return s.error();
     } else if (spec.op == QuantOp::QuantizeV2) {
         std::vector<int32_t> own;

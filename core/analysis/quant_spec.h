@@ -96,10 +96,10 @@ struct SliceQuant {
 struct QuantRun {
     std::vector<SliceQuant> slices;  // one per slice; one when per tensor
     SliceLayout layout;
-    // The number of distinct outputs Q(x) over the x that are not NaN, when the op's codes
-    // told it on the way (QuantizeV2 per tensor on 16 bits or fewer, no codes asked for);
-    // unset otherwise.
-    std::optional<int64_t> distinct_outputs;
+    // The distinct outputs Q(x) over the x that are not NaN, each once (-0 as +0, ascending),
+    // when the op's codes told them on the way (QuantizeV2 per tensor on 16 bits or fewer,
+    // no codes asked for); unset otherwise.
+    std::optional<std::vector<float>> output_levels;
 };
 
 // Runs the op over `input` (its shape decides the axis layout): `output` gets Q(x) (the

@@ -167,7 +167,7 @@ std::vector<Case> cases() {
     // The data's minimum is a zero, -0 and +0 both occur: the first one in index order is it
     // (dataRange), and the clip count below 0 is 0.
     out.push_back({"QuantizeV2 MIN_FIRST quint8, data >= 0", first, {300000}, true});
-    // 16 bits: the levels used come from the codes (QuantRun::distinct_outputs) and must
+    // 16 bits: the levels used come from the codes (QuantRun::output_levels) and must
     // be the outputs' own count; 32 bits: counted from the outputs as before.
     QuantSpec wide = v2;
     wide.mode = QuantizeMode::Scaled;
