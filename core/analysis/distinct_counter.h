@@ -1,8 +1,8 @@
 // Counts distinct float values (-0 == +0, NaN never added) with an open-addressing hash set
 // of their bit patterns. Quantized outputs have few levels (256 for 8 bits), so the table
 // stays in cache and one value costs ~2 ns, against ~25 ns for sorting. Past kMaxTable / 4
-// distinct values (4M) it gives up (`overflowed`) and the caller counts by sorting instead. Counters of
-// parts of the data merge into the count of the whole, whatever the split.
+// distinct values (4M) it gives up (`overflowed`) and the caller counts by sorting instead.
+// Counters of parts of the data merge into the count of the whole, whatever the split.
 //
 // Given the quantizer's grid (its levels lo + k·step, k < points), the counter puts a
 // direct-mapped table in front of the hash set: each grid point's slot holds the first value
