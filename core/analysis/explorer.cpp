@@ -149,7 +149,7 @@ Result<ExplorerResult> computeExplorer(const QuantSpec& spec, const TensorRef<fl
     std::vector<float>& out = options.keep_output ? r.output : scratch;
     if (out.size() < n || (!options.keep_output && out.size() > 4 * n + (size_t{1} << 20)))
         out.assign(n, 0.0f);  // a reused buffer shrinks when the data does
-    auto run = applySpec(spec, data, std::span<float>(out.data(), n), {}, options.exec);
+    auto run = applySpec(spec, data, std::span<float>(out.data(), n), {}, options.exec, /*tellLevels=*/true);
     if (!run) return run.error();
     r.run = std::move(*run);
     if (r.run.slices.empty() || r.run.layout.depth < 1)  // applySpec refuses empty data

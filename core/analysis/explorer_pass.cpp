@@ -345,7 +345,7 @@ Result<StreamTotals> fusedStreamPass(const PassSetup& setup, const data::FloatSt
         y.resize(x.size());
         std::optional<std::vector<float>> chunkLevels;  // the chunk's outputs, from its codes
         if (chunkSpec) {
-            auto ran = applySpec(*chunkSpec, {x, Shape{n}}, y, {}, exec);
+            auto ran = applySpec(*chunkSpec, {x, Shape{n}}, y, {}, exec, /*tellLevels=*/true);
             if (!ran) return ran.error();
             chunkLevels = std::move(ran.value().output_levels);
         } else {

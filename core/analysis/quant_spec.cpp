@@ -354,10 +354,11 @@ std::optional<std::vector<float>> outputLevelsOf(const UsedCodes& codes, const T
 // a 4-byte-per-value buffer allocated, cleared, written and read again on every call. The
 // codes each tile used are marked on the way: `levels` are then the distinct Q(x) over the
 // x that are not NaN (the explorer's levels used), for types of 16 bits or fewer, found
-// without a pass over the outputs.
+// without a pass over the outputs. Only when `tellLevels`: the other callers would pay the
+// marks (and a scan of 64K codes per call for 16-bit types) for nothing.
 Status quantizeDequantizeInTiles(const QuantSpec& spec, std::span<const float> input,
                                  const TensorRef<float>& mn, const TensorRef<float>& mx,
-                                 std::span<float> output, const Exec& exec,
+                                 std::span<float> output, const Exec& exec, bool tellLevels,
                                  std::optional<std::vector<float>>& levels) {
     constexpr int64_t kTile = int64_t{1} << 14;
     const auto n = static_cast<int64_t>(input.size());
@@ -367,7 +368,7 @@ Status quantizeDequantizeInTiles(const QuantSpec& spec, std::span<const float> i
     da.axis = -1;
     const QTypeInfo type = qtypeInfo(spec.T);
     UsedCodes all{type.lowest, {}, false};
-    if (type.bits <= 16) all.used.assign(static_cast<size_t>(type.highest - type.lowest + 2), 0);  // + spare
+    if (tellLevels && type.bits <= 16) all.used.assign(static_cast<size_t>(type.highest - type.lowest + 2), 0);  // + spare
     std::vector<float> outMin, outMax;  // the op's output range (the same for every tile)
     std::mutex m;
     std::optional<Error> failure;  // the op's errors depend on the range only: any tile's will do
@@ -407,7 +408,8 @@ Status quantizeDequantizeInTiles(const QuantSpec& spec, std::span<const float> i
 }  // namespace
 
 Result<QuantRun> applySpec(const QuantSpec& spec, const TensorRef<float>& input,
-                           std::span<float> output, std::span<int32_t> codes, const Exec& exec) {
+                           std::span<float> output, std::span<int32_t> codes, const Exec& exec,
+                           bool tellLevels) {
     if (output.size() < input.data.size())
         return invalidArgument("output buffer is smaller than the input");
     // Nothing to explore (and an axis of a zero-element tensor may be any length, so no
@@ -437,7 +439,8 @@ Result<QuantRun> applySpec(const QuantSpec& spec, const TensorRef<float>& input,
                               rangeShape};
 
     if (spec.op == QuantOp::QuantizeV2 && !perAxis && codes.size() < input.data.size()) {
-        if (Status s = quantizeDequantizeInTiles(spec, input.data, mn, mx, output, exec, run.output_levels); !s)
+        if (Status s = quantizeDequantizeInTiles(spec, input.data, mn, mx, output, exec, tellLevels, run.output_levels);
+            !s)
             return s.error();
     } else if (spec.op == QuantOp::QuantizeV2) {
         std::vector<int32_t> own;

@@ -97,17 +97,18 @@ struct QuantRun {
     std::vector<SliceQuant> slices;  // one per slice; one when per tensor
     SliceLayout layout;
     // The distinct outputs Q(x) over the x that are not NaN, each once (-0 as +0, ascending),
-    // when the op's codes told them on the way (QuantizeV2 per tensor on 16 bits or fewer,
-    // no codes asked for); unset otherwise.
+    // when asked for (applySpec's tellLevels) and the op's codes told them on the way
+    // (QuantizeV2 per tensor on 16 bits or fewer, no codes asked for); unset otherwise.
     std::optional<std::vector<float>> output_levels;
 };
 
 // Runs the op over `input` (its shape decides the axis layout): `output` gets Q(x) (the
 // dequantized value, as TF returns it), `codes` (if not empty) the integer level of each
-// element. Errors are the op's own, with TF's text.
+// element. Errors are the op's own, with TF's text. `tellLevels`: fill QuantRun::output_levels
+// where the codes can tell them (a mark per value; only the explorer uses them).
 Result<QuantRun> applySpec(const QuantSpec& spec, const TensorRef<float>& input,
                            std::span<float> output, std::span<int32_t> codes = {},
-                           const Exec& exec = {});
+                           const Exec& exec = {}, bool tellLevels = false);
 
 // How applySpec cuts a tensor of this shape into slices (per tensor unless an axis is set).
 SliceLayout sliceLayoutOf(const QuantSpec& spec, const Shape& shape);
