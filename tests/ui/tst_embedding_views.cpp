@@ -231,7 +231,8 @@ void TstEmbeddingViews::occupancyBarsSplitTheClippedMass() {
     QCOMPARE(view.inRangeBars()->width(), 0.45);                  // 0.9 quantum
     QVERIFY(view.titleElement()->text().contains(
         QStringLiteral("QuantizationConfig(num_buckets=5, lower=-1.0, upper=1.0)")));
-    QCOMPARE(view.clippedBars()->brush().color().rgb(), plotPalette(Theme::Light).clipped.rgb());
+    const PlotPalette& palette = plotPalette(Theme::Light);
+    QCOMPARE(view.clippedBars()->brush().color(), opaqueTint(palette.clipped, 210, palette.axisRectBackground));
     QVERIFY(view.clippedBars()->brush().color().rgb() != view.inRangeBars()->brush().color().rgb());
 }
 

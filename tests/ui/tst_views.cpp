@@ -124,6 +124,7 @@ private slots:
     void legendClickHidesASeries();
     void resetViewRestoresRangesAndNewResultsRespectZoom();
     void themeSwitchRecoloursThePlot();
+    void opaqueTintIsTheColourOverTheBackground();
     void exportImageHasTheAskedPixelSize();
     void exportSvgPdfAndSeriesCsv();
     void failedExportKeepsPreviousFile();
@@ -545,6 +546,7 @@ void TstViews::themeSwitchRecoloursThePlot() {
     const QImage light = view.exporter().renderImage(600, 400, 96);
     QCOMPARE(QColor(light.pixel(2, 2)), plotPalette(Theme::Light).background);
     QCOMPARE(view.plot()->axisRect()->backgroundBrush().color(), plotPalette(Theme::Light).axisRectBackground);
+    const QColor lightFill = view.errorBars()->brush().color();
     view.setTheme(Theme::Dark);
     QCOMPARE(spy.count(), 1);
     const QImage dark = view.exporter().renderImage(600, 400, 96);
@@ -552,7 +554,24 @@ void TstViews::themeSwitchRecoloursThePlot() {
     QCOMPARE(view.plot()->axisRect()->backgroundBrush().color(), plotPalette(Theme::Dark).axisRectBackground);
     QCOMPARE(view.plot()->xAxis->tickLabelColor(), plotPalette(Theme::Dark).text);
     QCOMPARE(view.errorBars()->pen().color(), plotPalette(Theme::Dark).error);
+    // The bars' fill is opaque (see opaqueTint) and follows the theme's background.
+    const QColor darkFill = view.errorBars()->brush().color();
+    QCOMPARE(lightFill.alpha(), 255);
+    QCOMPARE(darkFill.alpha(), 255);
+    QVERIFY(darkFill.lightness() < lightFill.lightness());
     QVERIFY(widgetPalette(Theme::Dark).color(QPalette::Window).lightness() < 80);
+}
+
+void TstViews::opaqueTintIsTheColourOverTheBackground() {
+    const QColor red(200, 40, 0), white(255, 255, 255), dark(40, 41, 45);
+    QCOMPARE(opaqueTint(red, 255, white), red);
+    QCOMPARE(opaqueTint(red, 0, dark), dark);
+    const QColor half = opaqueTint(red, 102, white);  // 40 %
+    QCOMPARE(half.alpha(), 255);
+    QCOMPARE(half.red(), 233);    // 200 * 0.4 + 255 * 0.6
+    QCOMPARE(half.green(), 169);  // 40 * 0.4 + 255 * 0.6
+    QCOMPARE(half.blue(), 153);
+    QCOMPARE(opaqueTint(red, 102, dark).red(), 104);  // 200 * 0.4 + 40 * 0.6
 }
 
 void TstViews::exportImageHasTheAskedPixelSize() {

@@ -40,7 +40,7 @@ SqnrBarChart::SqnrBarChart(QWidget* parent) : ResultPlot(parent) {
 SqnrBarChart::~SqnrBarChart() = default;
 
 void SqnrBarChart::applySeriesStyle(const PlotPalette& c) {
-    items::styleBars(bars_, c.curve, 170);
+    items::styleBars(bars_, c.curve, 170, c.axisRectBackground);
     calibrated_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(c.secondary, 1.6), c.secondary, 7));
     calibrated_->setPen(QPen(c.secondary, 1.6));  // the legend's sample
 }

@@ -7,6 +7,8 @@
 #include <QVector>
 #include <qcustomplot.h>
 
+#include "ui/plot/theme.h"
+
 namespace qs::ui::items {
 
 inline QVector<double> qvec(const std::vector<double>& v) {
@@ -91,11 +93,10 @@ inline QCPBars* bars(QCPAxis* x, QCPAxis* y, const QString& objectName, const QS
     return b;
 }
 
-// Bars filled with `colour` at `alpha` (0..255), outlined in it.
-inline void styleBars(QCPBars* bars, const QColor& colour, int alpha) {
-    QColor fill = colour;
-    fill.setAlpha(alpha);
-    bars->setBrush(fill);
+// Bars filled with `colour` as it looks at `alpha` (0..255) over `background` (opaque: see
+// opaqueTint), outlined in `colour`.
+inline void styleBars(QCPBars* bars, const QColor& colour, int alpha, const QColor& background) {
+    bars->setBrush(opaqueTint(colour, alpha, background));
     bars->setPen(QPen(colour, 1));
     // Axis-aligned rectangles: antialiasing their translucent fills only blurs the edges and
     // made a 200-bar histogram cost ~15 ms a redraw.

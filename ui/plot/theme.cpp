@@ -1,5 +1,7 @@
 #include "ui/plot/theme.h"
 
+#include <algorithm>
+
 #include <qcustomplot.h>
 
 namespace qs::ui {
@@ -100,6 +102,14 @@ PlotPalette stalePalette(const PlotPalette& p) {
     s.identity = lightGrey;
     s.highlight = QColor(grey.red(), grey.green(), grey.blue(), 40);
     return s;
+}
+
+QColor opaqueTint(const QColor& colour, int alpha, const QColor& background) {
+    const double a = std::clamp(alpha, 0, 255) / 255.0;
+    auto mix = [a](double over, double under) { return over * a + under * (1.0 - a); };
+    return QColor::fromRgbF(static_cast<float>(mix(colour.redF(), background.redF())),
+                            static_cast<float>(mix(colour.greenF(), background.greenF())),
+                            static_cast<float>(mix(colour.blueF(), background.blueF())));
 }
 
 QPalette widgetPalette(Theme theme) {

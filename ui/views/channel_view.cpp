@@ -120,8 +120,8 @@ void ChannelView::applySeriesStyle(const PlotPalette& c) {
     outMin_->setScatterStyle(dash(c.range, 2.2));
     outMax_->setScatterStyle(dash(c.range, 2.2));
     outMin_->setPen(QPen(c.range, 2.2));  // the legend's sample
-    items::styleBars(scale_, c.secondary, 190);
-    items::styleBars(rmse_, c.error, 170);
+    items::styleBars(scale_, c.secondary, 190, c.axisRectBackground);
+    items::styleBars(rmse_, c.error, 170, c.axisRectBackground);
     maxAbs_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(c.marker, 1.4), Qt::NoBrush, 7));
     band_->setBrush(c.highlight);
     band_->setPen(Qt::NoPen);

@@ -58,7 +58,7 @@ QCPBars* ErrorHistogramView::errorBars() const { return items_->bars; }
 QCPGraph* ErrorHistogramView::uniformGraph() const { return items_->uniform; }
 
 void ErrorHistogramView::applySeriesStyle(const PlotPalette& c) {
-    items::styleBars(items_->bars, c.error, 150);
+    items::styleBars(items_->bars, c.error, 150, c.axisRectBackground);
     items_->uniform->setPen(QPen(c.theory, 2.2));
     for (QCPItemStraightLine* l : {items_->halfLo, items_->halfHi}) l->setPen(QPen(c.theory, 1.2, Qt::DashLine));
     items_->halfText->setColor(c.theory);

@@ -66,8 +66,8 @@ QCPBars* HistogramView::clippedBars() const { return items_->clipped; }
 QCPItemText* HistogramView::clippedText() const { return items_->clippedText; }
 
 void HistogramView::applySeriesStyle(const PlotPalette& c) {
-    items::styleBars(items_->inside, c.curve, 200);
-    items::styleBars(items_->clipped, c.clipped, 210);
+    items::styleBars(items_->inside, c.curve, 200, c.axisRectBackground);
+    items::styleBars(items_->clipped, c.clipped, 210, c.axisRectBackground);
     items_->clipLegend->setPen(QPen(c.range, 1.6));
     items_->handleLegend->setPen(QPen(c.handle, 2.0));
     for (QCPItemStraightLine* l : {items_->clipLo, items_->clipHi}) l->setPen(QPen(c.range, 1.6));

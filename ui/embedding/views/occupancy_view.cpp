@@ -59,8 +59,8 @@ QCPItemText* OccupancyView::captionText() const { return items_->caption; }
 QCPTextElement* OccupancyView::titleElement() const { return items_->title; }
 
 void OccupancyView::applySeriesStyle(const PlotPalette& c) {
-    items::styleBars(items_->inside, c.curve, 200);
-    items::styleBars(items_->clipped, c.clipped, 210);
+    items::styleBars(items_->inside, c.curve, 200, c.axisRectBackground);
+    items::styleBars(items_->clipped, c.clipped, 210, c.axisRectBackground);
     items_->caption->setColor(c.text);
     items_->caption->setBrush(c.overlayBackground);
     items_->caption->setPen(QPen(c.legendBorder));

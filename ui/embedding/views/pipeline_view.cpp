@@ -71,7 +71,7 @@ PipelineView::PipelineView(QWidget* parent) : PlotFrame(parent) {
 PipelineView::~PipelineView() = default;
 
 void PipelineView::applySeriesStyle(const PlotPalette& c) {
-    items::styleBars(stale_, c.clipped, 70);
+    items::styleBars(stale_, c.clipped, 70, c.axisRectBackground);
     sequential_->setPen(QPen(c.curve, 2.0));
     sequential_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, c.curve, c.curve, 5));
     pipelined_->setPen(QPen(c.handle, 2.0, Qt::DashLine));

@@ -119,8 +119,8 @@ ShardingView::ShardingView(QWidget* parent) : PlotFrame(parent) {
 ShardingView::~ShardingView() = default;
 
 void ShardingView::applySeriesStyle(const PlotPalette& c) {
-    auto style = [](QCPBars* b, const QColor& colour) {
-        items::styleBars(b, colour, 190);
+    auto style = [background = c.axisRectBackground](QCPBars* b, const QColor& colour) {
+        items::styleBars(b, colour, 190, background);
     };
     style(rows_, c.secondary);
     style(f32_, c.curve);
