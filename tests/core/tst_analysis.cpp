@@ -106,6 +106,40 @@ private slots:
         QVERIFY(compared >= 3 * 15);  // most combinations run (TF refuses only some round modes)
     }
 
+    // For 8-bit types the tiles skip the codes inside the longest run already marked: a code
+    // first seen late and alone (past the run, or after the run's tiles) still counts, and a
+    // NaN in a late tile does not.
+    void quantizeV2LevelsCountCodesFirstSeenLate() {
+        constexpr size_t kTile = 16384;
+        std::vector<float> x(5 * kTile + 17);
+        for (size_t i = 0; i < x.size(); ++i)  // a dense band, x in [-1, 1]: codes -42..42 (SCALED qint8)
+            x[i] = static_cast<float>(static_cast<int>(i % 2001) - 1000) / 1000.0f;
+        x[4 * kTile + 5] = 2.9f;   // code 123
+        x[4 * kTile + 100] = -2.7f;  // code -114
+        x[4 * kTile + 7] = 1.5f;   // code 64
+        x[x.size() - 3] = std::numeric_limits<float>::quiet_NaN();
+        x.back() = 1.9f;  // code 80, in the last, short tile
+        const qs::TensorRef<float> in{x, qs::Shape{int64_t(x.size())}};
+        for (auto type : {qs::QType::QInt8, qs::QType::QUInt8})
+            for (auto mode : {qs::QuantizeMode::Scaled, qs::QuantizeMode::MinCombined}) {
+                qs::QuantSpec spec;
+                spec.op = qs::QuantOp::QuantizeV2;
+                spec.T = type;
+                spec.mode = mode;
+                spec.min_range = -3.0f;
+                spec.max_range = 3.0f;
+                for (int threads : {1, 2, 8}) {
+                    std::vector<float> y(x.size());
+                    const auto run = qs::applySpec(spec, in, y, {}, qs::Exec{threads}, /*tellLevels=*/true);
+                    QVERIFY(run.ok());
+                    QVERIFY(run->output_levels.has_value());
+                    QCOMPARE(int64_t(run->output_levels->size()), distinctPairOutputs(x, y));
+                    if (type == qs::QType::QInt8 && mode == qs::QuantizeMode::Scaled)
+                        QCOMPARE(run->output_levels->size(), size_t(85 + 4));  // the band and the four late codes
+                }
+            }
+    }
+
     void statsHandComputed() {
         // e = x - y = [0, 0, 0, -1]: sum e^2 = 1, sum x^2 = 30, sum y^2 = 39, sum xy = 34.
         const std::vector<float> x{1, 2, 3, 4}, y{1, 2, 3, 5};
