@@ -1,5 +1,5 @@
-// The benchmark programs' command lines: `--name N` options taking a positive integer (with an
-// upper bound), `--name` flags, and --help/-h. One parser for every program; and minMs, their
+// The benchmark programs' command lines: `--name N` options taking an integer (positive unless
+// said otherwise, with an upper bound), `--name` flags, and --help/-h. One parser for every program; and minMs, their
 // one way of timing.
 #pragma once
 
@@ -17,8 +17,9 @@ namespace qs::bench {
 
 struct IntOption {
     const char* name;                   // "--rows"
-    std::function<void(int64_t)> set;   // called with the value, 1 <= value <= max
+    std::function<void(int64_t)> set;   // called with the value, min <= value <= max
     int64_t max = std::numeric_limits<int64_t>::max();
+    int64_t min = 1;
 };
 
 struct FlagOption {
@@ -47,7 +48,7 @@ inline bool parseArgs(int argc, char** argv, const char* program, void (*usage)(
             if (ok || a != o.name || i + 1 >= argc) continue;
             char* end = nullptr;
             const long long v = std::strtoll(argv[++i], &end, 10);
-            if (end && *end == '\0' && v > 0 && v <= o.max) {
+            if (end && *end == '\0' && v >= o.min && v <= o.max) {
                 o.set(v);
                 ok = true;
             }

@@ -7,14 +7,17 @@
 // replots synchronously (QCustomPlot::replot draws into its paint buffers, visible or not).
 // A program that prints figures, never a test.
 //
-//   quantscope-gui-bench [--samples N] [--changes K] [--channels C] [--trace]
+//   quantscope-gui-bench [--samples N] [--changes K] [--channels C] [--tab T] [--trace]
 //
 // --channels C: the N samples (normal, seeded) as a [N/C, C] float32 .npy in a temporary
 // folder, explored per channel (axis 1, each channel's range from its data): the per-channel view then draws C
 // channels (its redraw cost must follow the plot's width, not C).
+// --tab T: the view on screen during the edits (0 transfer curve, the default; 1 data
+// histogram; 2 error histogram; 3 per channel): hidden views draw only when shown, so each
+// tab's edit-to-screen time differs.
 // --trace prints each edit (time, setter time, compute time, replots of the transfer plot).
 //
-// Prints {"samples", "channels", "changes", "median_ms", "p95_ms", "max_ms",
+// Prints {"samples", "channels", "tab", "changes", "median_ms", "p95_ms", "max_ms",
 // "compute_median_ms", "failed", "unchanged", "first_result_ms", "setresult_median_ms":
 // {view: ms}, "memcpy_ms", "read_pass_ms"} and one human line on stderr; the last two are
 // the memory limit measured in the same run (a memcpy of the samples, one read pass over
@@ -60,22 +63,26 @@ struct Options {
     long long samples = 1'000'000;
     int changes = 200;
     long long channels = 0;      // > 0: a [N/C, C] file on axis 1
+    int tab = 0;                 // the view on screen while editing
     bool trace = false;          // one line per edit on stderr
 };
 
 void usage() {
-    std::puts("usage: quantscope-gui-bench [--samples N] [--changes K] [--channels C] [--trace]\n"
+    std::puts("usage: quantscope-gui-bench [--samples N] [--changes K] [--channels C] [--tab T] [--trace]\n"
               "Opens the explorer window offscreen on N normal samples (default 1000000), makes\n"
               "K parameter edits (default 200) one at a time and prints, as JSON, the time from\n"
               "each edit to the replotted views. --channels C: the samples as a [N/C, C] .npy\n"
-              "explored per channel (axis 1). --trace: one line per edit on stderr.");
+              "explored per channel (axis 1). --tab T: the view shown while editing (0 transfer\n"
+              "curve, 1 data histogram, 2 error histogram, 3 per channel). --trace: one line per\n"
+              "edit on stderr.");
 }
 
 bool parse(int argc, char** argv, Options& o) {
     return qs::bench::parseArgs(argc, argv, "quantscope-gui-bench", usage,
                             {{"--samples", [&](int64_t v) { o.samples = v; }, 10'000'000},
                              {"--changes", [&](int64_t v) { o.changes = static_cast<int>(v); }, 100'000},
-                             {"--channels", [&](int64_t v) { o.channels = v; }, 1'000'000}},
+                             {"--channels", [&](int64_t v) { o.channels = v; }, 1'000'000},
+                             {"--tab", [&](int64_t v) { o.tab = static_cast<int>(v); }, 3, 0}},
                             {{"--trace", [&] { o.trace = true; }}});
 }
 
@@ -183,6 +190,9 @@ int main(int argc, char* argv[]) {
     model.reset(spec, source, qs::ui::ViewState{});
     qs::ui::MainWindow window(&model);
     window.show();
+    QWidget* const shownViews[] = {window.transferView(), window.histogramView(), window.errorHistogramView(),
+                                   window.channelView()};
+    window.tabs()->setCurrentWidget(shownViews[opt.tab]);
 
     // Waits until the views show a result for the model's current spec (or the op fails).
     bool failedNow = false;
@@ -325,11 +335,11 @@ int main(int argc, char* argv[]) {
     const double median = percentile(times, 0.5), p95 = percentile(times, 0.95),
                  mx = times.empty() ? 0 : *std::max_element(times.begin(), times.end()),
                  computeMedian = percentile(computes, 0.5);
-    std::printf("{\"samples\": %lld, \"channels\": %lld, \"changes\": %d, \"median_ms\": %.3f, \"p95_ms\": %.3f, "
+    std::printf("{\"samples\": %lld, \"channels\": %lld, \"tab\": %d, \"changes\": %d, \"median_ms\": %.3f, \"p95_ms\": %.3f, "
                 "\"max_ms\": %.3f, \"compute_median_ms\": %.3f, \"failed\": %d, "
                 "\"unchanged\": %d, \"first_result_ms\": %.1f, \"setresult_median_ms\": {%s}, "
                 "\"memcpy_ms\": %.3f, \"read_pass_ms\": %.3f}\n",
-                opt.samples, opt.channels, opt.changes, median, p95, mx, computeMedian, failed,
+                opt.samples, opt.channels, opt.tab, opt.changes, median, p95, mx, computeMedian, failed,
                 unchanged, firstMs, viewJson.c_str(), memcpyMs, readMs);
     std::fprintf(stderr,
                  "quantscope-gui-bench: %lld samples, %d edits: change-to-replot median %.1f ms, "
