@@ -1,6 +1,6 @@
 #include "core/analysis/quant_spec.h"
 
-#include "core/ops/kernel_util.h"  // QS_VECTOR_CLONES
+#include "core/analysis/index_marks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -288,122 +288,14 @@ Result<PreparedRun> prepareRun(const QuantSpec& spec, const Shape& shape,
 
 namespace {
 
-// Marks used[i] for the codes[k] - lowest = i of the x[k] that are not NaN, except the i in
-// [run_lo, run_lo + run_len), which are marked already. Returns whether a code of a value
-// that is not NaN was outside [0, count); used[count] is a spare byte the others may mark. A store per value cost as much as the error sums
-// (1.2 ms per 1M values: the stores to a few hundred bytes stalled the loads around them);
-// now 32 values are tested at once in vectors (cloned for AVX2) and only the values outside
-// the run store. Once the run covers the codes a tile uses, marking is 0.2 ms per 1M.
-typedef uint32_t u32x8 __attribute__((vector_size(32)));
-typedef uint64_t u64x4 __attribute__((vector_size(32)));
-[[gnu::noinline]] QS_VECTOR_CLONES bool markCodes(const float* x, const int32_t* codes, int64_t n,
-                                                   int32_t lowest, uint32_t count, uint32_t run_lo,
-                                                   uint32_t run_len, uint8_t* used) {
-    constexpr int kVectors = 4;
-    u32x8 strays{};
-    int64_t k = 0;
-    for (; k + 8 * kVectors <= n; k += 8 * kVectors) {
-        u32x8 need[kVectors], index[kVectors];
-        for (int v = 0; v < kVectors; ++v) {
-            u32x8 bits, code;
-            std::memcpy(&bits, x + k + 8 * v, sizeof bits);
-            std::memcpy(&code, codes + k + 8 * v, sizeof code);
-            const u32x8 notNan = (bits & 0x7FFFFFFFu) <= 0x7F800000u;  // true is all ones
-            // Unsigned, so a code far outside cannot overflow: below `lowest` it wraps past count.
-            const u32x8 i = code - static_cast<uint32_t>(lowest);
-            const u32x8 inside = i < count;
-            strays |= notNan & ~inside;
-            need[v] = notNan & inside & ((i - run_lo) >= run_len);
-            index[v] = i;
-        }
-        const auto any = reinterpret_cast<u64x4>(need[0] | need[1] | need[2] | need[3]);
-        if ((any[0] | any[1] | any[2] | any[3]) == 0) continue;
-        for (int v = 0; v < kVectors; ++v) {  // branch-free: the others mark the spare byte
-            const u32x8 at = (index[v] & need[v]) | (count & ~need[v]);
-            for (int j = 0; j < 8; ++j) used[at[j]] = 1;
-        }
-    }
-    bool outside = false;
-    for (int j = 0; j < 8; ++j) outside = outside || strays[j] != 0;
-    for (; k < n; ++k) {
-        uint32_t bits;
-        std::memcpy(&bits, x + k, sizeof bits);
-        if ((bits & 0x7FFFFFFFu) > 0x7F800000u) continue;  // NaN
-        const uint32_t i = static_cast<uint32_t>(codes[k]) - static_cast<uint32_t>(lowest);
-        if (i >= count)
-            outside = true;
-        else
-            used[i] = 1;
-    }
-    return outside;
-}
-
-// markCodes for types with many codes (16-bit), whose tiles seldom fall inside one run:
-// NaN x and codes outside [0, spare) mark the spare byte. Two phases per group, as the
-// other counters: each value's byte index without a branch (vectorised, cloned for AVX2),
-// then one store each. With a branch per value (NaN, range) the marking cost a quarter of
-// the explorer's edit.
-[[gnu::noinline]] QS_VECTOR_CLONES bool markEveryCode(const float* x, const int32_t* codes, int64_t n,
-                                                   int32_t lowest, uint32_t spare, uint8_t* used) {
-    uint32_t strays = 0;
-    constexpr int64_t kGroup = 256;
-    uint32_t index[kGroup];
-    for (int64_t g = 0; g < n; g += kGroup) {
-        const int64_t m = std::min(kGroup, n - g);
-        for (int64_t k = 0; k < m; ++k) {
-            uint32_t bits;
-            std::memcpy(&bits, x + g + k, sizeof bits);
-            const uint32_t notNan = (bits & 0x7FFFFFFFu) <= 0x7F800000u;
-            // Unsigned, so a code far outside cannot overflow: below `lowest` it wraps past spare.
-            const uint32_t i = static_cast<uint32_t>(codes[g + k]) - static_cast<uint32_t>(lowest);
-            const uint32_t inside = i < spare;
-            strays |= notNan & (inside ^ 1u);
-            index[k] = (notNan & inside) ? i : spare;
-        }
-        for (int64_t k = 0; k < m; ++k) used[index[k]] = 1;  // (loading to check first was slower)
-    }
-    return strays != 0;
-}
-
-// Which codes the tiles used (x not NaN), one byte per code of a type of 16 bits or fewer;
-// for types of up to kRunCodes codes also the longest run of codes marked (markCodes skips
-// them; found anew after each tile, a scan of at most 4 KB).
+// Which codes the tiles used (x not NaN), for a type of 16 bits or fewer.
 struct UsedCodes {
     int64_t lowest = 0;
-    std::vector<uint8_t> used;  // one byte per code, then a spare; empty: not tracked (qint32)
-    bool outside = false;       // a code outside the type's: the count cannot be told
-    uint32_t run_lo = 0, run_len = 0;
-    // Up to this many codes the run pays: 8-bit tiles soon fall inside it. 16-bit tiles
-    // mostly do not, and the run's checks and scans made their marking slower.
-    static constexpr uint32_t kRunCodes = 4096;
+    analysis::IndexMarks marks;  // code - lowest; not tracking: not asked, or qint32
+    bool outside = false;        // a code outside the type's: the count cannot be told
 
     void mark(const float* x, const int32_t* codes, int64_t n) {
-        if (used.empty()) return;
-        const auto lo = static_cast<int32_t>(lowest);
-        const auto count = static_cast<uint32_t>(used.size() - 1);
-        if (count > kRunCodes) {
-            outside = markEveryCode(x, codes, n, lo, count, used.data()) || outside;
-            return;
-        }
-        outside = markCodes(x, codes, n, lo, count, run_lo, run_len, used.data()) || outside;
-        findLongestRun();
-    }
-
-    void findLongestRun() {
-        const size_t codes = used.size() - 1;
-        size_t best = 0, bestAt = 0;
-        for (size_t i = 0; i < codes;) {
-            if (!used[i]) {
-                ++i;
-                continue;
-            }
-            size_t j = i;
-            while (j < codes && used[j]) ++j;
-            if (j - i > best) best = j - i, bestAt = i;
-            i = j;
-        }
-        run_lo = static_cast<uint32_t>(bestAt);
-        run_len = static_cast<uint32_t>(best);
+        outside = marks.markCodes(x, codes, n, static_cast<int32_t>(lowest)) || outside;
     }
 };
 
@@ -412,10 +304,10 @@ struct UsedCodes {
 // once. Unset when they cannot be told exactly that way (a code outside the type, a NaN).
 std::optional<std::vector<float>> outputLevelsOf(const UsedCodes& codes, const TensorRef<float>& omin,
                                                  const TensorRef<float>& omax, const DequantizeAttrs& da) {
-    if (codes.used.empty() || codes.outside) return std::nullopt;
+    if (!codes.marks.tracking() || codes.outside) return std::nullopt;
     std::vector<int32_t> list;
-    for (size_t i = 0; i + 1 < codes.used.size(); ++i)
-        if (codes.used[i]) list.push_back(static_cast<int32_t>(codes.lowest + static_cast<int64_t>(i)));
+    for (int64_t i = 0; i < codes.marks.count(); ++i)
+        if (codes.marks.marked(i)) list.push_back(static_cast<int32_t>(codes.lowest + i));
     std::vector<float> levels(list.size());
     const auto m = static_cast<int64_t>(list.size());
     if (!list.empty() && !dequantize<int32_t>({list, Shape{m}}, omin, omax, da, levels, Exec{1}))
@@ -449,14 +341,15 @@ Status quantizeDequantizeInTiles(const QuantSpec& spec, std::span<const float> i
     DequantizeAttrs da = dequantizeAttrs(spec);
     da.axis = -1;
     const QTypeInfo type = qtypeInfo(spec.T);
-    UsedCodes all{type.lowest, {}, false};
-    if (tellLevels && type.bits <= 16) all.used.assign(static_cast<size_t>(type.highest - type.lowest + 2), 0);  // + spare
+    const bool track = tellLevels && type.bits <= 16;
+    auto noMarks = [&] { return track ? analysis::IndexMarks(type.highest - type.lowest + 1) : analysis::IndexMarks(); };
+    UsedCodes all{type.lowest, noMarks(), false};
     std::vector<float> outMin, outMax;  // the op's output range (the same for every tile)
     std::mutex m;
     std::optional<Error> failure;  // the op's errors depend on the range only: any tile's will do
     parallelFor(exec, tiles, std::max<int64_t>(1, kParallelMinPerThread / kTile), [&](int64_t t0, int64_t t1) {
         std::vector<int32_t> codes(static_cast<size_t>(std::min(n, kTile)));
-        UsedCodes mine{all.lowest, std::vector<uint8_t>(all.used.size(), 0), false};
+        UsedCodes mine{all.lowest, noMarks(), false};
         Status s = okStatus();
         std::vector<float> lo, hi;
         for (int64_t t = t0; t < t1 && s; ++t) {
@@ -478,7 +371,7 @@ Status quantizeDequantizeInTiles(const QuantSpec& spec, std::span<const float> i
             if (!failure) failure = s.error();
             return;
         }
-        for (size_t i = 0; i < all.used.size(); ++i) all.used[i] |= mine.used[i];
+        all.marks.merge(mine.marks);
         all.outside = all.outside || mine.outside;
         if (!lo.empty()) outMin = lo, outMax = hi;
     });

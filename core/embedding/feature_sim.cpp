@@ -34,7 +34,7 @@ analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, const IdCount
                 [&](int64_t r0, int64_t r1) {
         std::vector<float> y(static_cast<size_t>(dim));
         std::vector<int32_t> slot(static_cast<size_t>(dim));
-        std::vector<uint8_t> seen = used.threadCopy();
+        analysis::IndexMarks seen = used.threadCopy();
         constexpr int64_t kAhead = 8;  // rows prefetched ahead: a row of random ids is a cache miss
         for (int64_t r = r0; r < r1; ++r) {
             if (r + kAhead < r1)

@@ -71,10 +71,10 @@ SlotQuantizer slotQuantizer(const tpu::QuantizationConfig& config) {
             static_cast<float>(slots - 1), static_cast<int32_t>(slots)};
 }
 
-int64_t distinctLevels(const std::vector<uint8_t>& used, const SlotQuantizer& q) {
+int64_t distinctLevels(const analysis::IndexMarks& used, const SlotQuantizer& q) {
     std::vector<float> levels;
     for (int64_t j = 0; j < q.spare_slot; ++j)
-        if (used[static_cast<size_t>(j)]) levels.push_back(static_cast<float>(j) * q.k.quantum + q.k.lower);
+        if (used.marked(j)) levels.push_back(static_cast<float>(j) * q.k.quantum + q.k.lower);
     return analysis::distinctValues(levels);
 }
 
@@ -96,7 +96,7 @@ ActivationStats activationStats(std::span<const float> x, std::span<const float>
         analysis::DistinctCounter local;
         constexpr int64_t kStep = 4096;  // a multiple of the lanes
         std::vector<int32_t> slot(config ? kStep : 0);
-        std::vector<uint8_t> seen = used ? used->threadCopy() : std::vector<uint8_t>();
+        analysis::IndexMarks seen = used ? used->threadCopy() : analysis::IndexMarks();
         for (int64_t b = b0; b < b1; ++b) {
             const int64_t begin = b * analysis::kStatsBlock, end = std::min(n, begin + analysis::kStatsBlock);
             analysis::ErrorLanes lanes;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/analysis/error_stats.h"
+#include "core/analysis/index_marks.h"
 #include "core/tensor.h"
 #include "core/tpu/simulated_quantization.h"
 
@@ -34,28 +35,25 @@ void quantizeWithSlots(const float* x, int64_t n, const SlotQuantizer& q, float*
 // the clip bounds are the config's. For configs checkOccupancyConfig accepts.
 SlotQuantizer slotQuantizer(const tpu::QuantizationConfig& config);
 // Distinct levels q * quantum + lower among the slots marked in used[0, last_slot].
-int64_t distinctLevels(const std::vector<uint8_t>& used, const SlotQuantizer& q);
+int64_t distinctLevels(const analysis::IndexMarks& used, const SlotQuantizer& q);
 
 // The level slots used, found by several threads: each marks a copy of its own (no cache
 // line shared while counting) and merges it once; then the distinct levels among them.
 // A pair with a NaN marks the spare slot past the levels, which distinctLevels skips.
 class UsedSlots {
 public:
-    explicit UsedSlots(const SlotQuantizer& q) : q_(q), used_(static_cast<size_t>(q.spare_slot) + 1, 0) {}
-    std::vector<uint8_t> threadCopy() const { return std::vector<uint8_t>(used_.size(), 0); }
-    static void mark(std::vector<uint8_t>& copy, const int32_t* slot, int64_t n) {
-        uint8_t* c = copy.data();
-        for (int64_t j = 0; j < n; ++j) c[slot[j]] = 1;  // "slots" is a Qt macro
-    }
-    void merge(const std::vector<uint8_t>& copy) {  // from any thread
+    explicit UsedSlots(const SlotQuantizer& q) : q_(q), used_(q.spare_slot) {}
+    analysis::IndexMarks threadCopy() const { return analysis::IndexMarks(q_.spare_slot); }
+    static void mark(analysis::IndexMarks& copy, const int32_t* slot, int64_t n) { copy.mark(slot, n); }
+    void merge(const analysis::IndexMarks& copy) {  // from any thread
         const std::lock_guard lock(mutex_);
-        for (size_t j = 0; j < used_.size(); ++j) used_[j] |= copy[j];
+        used_.merge(copy);
     }
     int64_t distinctLevels() const { return embedding::distinctLevels(used_, q_); }
 
 private:
     SlotQuantizer q_;
-    std::vector<uint8_t> used_;
+    analysis::IndexMarks used_;
     std::mutex mutex_;
 };
 
