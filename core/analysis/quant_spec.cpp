@@ -342,7 +342,9 @@ Status quantizeDequantizeInTiles(const QuantSpec& spec, std::span<const float> i
     da.axis = -1;
     const QTypeInfo type = qtypeInfo(spec.T);
     const bool track = tellLevels && type.bits <= 16;
-    auto noMarks = [&] { return track ? analysis::IndexMarks(type.highest - type.lowest + 1) : analysis::IndexMarks(); };
+    auto noMarks = [&] {
+        return track ? analysis::IndexMarks(type.highest - type.lowest + 1) : analysis::IndexMarks();
+    };
     UsedCodes all{type.lowest, noMarks(), false};
     std::vector<float> outMin, outMax;  // the op's output range (the same for every tile)
     std::mutex m;
