@@ -71,33 +71,34 @@ template <bool kCodes>
     return outside;
 }
 
-// Every value marked, in two phases per group as the other counters: each value's byte
-// index without a branch (vectorised), then one store each; a NaN or a code outside marks
-// the spare. With a branch per value (NaN, range) this cost a quarter of the explorer's edit.
-template <bool kCodes>
-[[gnu::always_inline]] inline bool marksOfAll(const float* x, const int32_t* index, int64_t n, uint32_t lowest,
-                                              uint32_t count, uint8_t* used) {
+// Every code marked, in two phases per group as the other counters: each value's byte index
+// without a branch (vectorised), then one store each; a NaN or a code outside marks the
+// spare. With a branch per value (NaN, range) this cost a quarter of the explorer's edit.
+[[gnu::noinline]] QS_VECTOR_CLONES bool markEveryCode(const float* x, const int32_t* codes, int64_t n,
+                                                       uint32_t lowest, uint32_t count, uint8_t* used) {
     uint32_t strays = 0;
     constexpr int64_t kGroup = 256;
     uint32_t at[kGroup];
     for (int64_t g = 0; g < n; g += kGroup) {
         const int64_t m = std::min(kGroup, n - g);
         for (int64_t k = 0; k < m; ++k) {
-            uint32_t i = static_cast<uint32_t>(index[g + k]);
-            if constexpr (kCodes) {
-                uint32_t bits;
-                std::memcpy(&bits, x + g + k, sizeof bits);
-                const uint32_t notNan = (bits & 0x7FFFFFFFu) <= 0x7F800000u;
-                i -= lowest;
-                const uint32_t inside = i < count;
-                strays |= notNan & (inside ^ 1u);
-                i = (notNan & inside) ? i : count;
-            }
-            at[k] = i;
+            uint32_t bits;
+            std::memcpy(&bits, x + g + k, sizeof bits);
+            const uint32_t notNan = (bits & 0x7FFFFFFFu) <= 0x7F800000u;
+            // Unsigned, so a code far outside cannot overflow: below `lowest` it wraps past count.
+            const uint32_t i = static_cast<uint32_t>(codes[g + k]) - lowest;
+            const uint32_t inside = i < count;
+            strays |= notNan & (inside ^ 1u);
+            at[k] = (notNan & inside) ? i : count;
         }
         for (int64_t k = 0; k < m; ++k) used[at[k]] = 1;  // (loading to check first was slower)
     }
     return strays != 0;
+}
+
+// Every index marked, as it is.
+void markEvery(const int32_t* index, int64_t n, uint8_t* used) {
+    for (int64_t k = 0; k < n; ++k) used[index[k]] = 1;
 }
 
 [[gnu::noinline]] QS_VECTOR_CLONES bool markCodesOutsideRun(const float* x, const int32_t* codes, int64_t n,
@@ -109,13 +110,6 @@ template <bool kCodes>
                                                         uint32_t run_lo, uint32_t run_len, uint8_t* used,
                                                         bool& stored) {
     marksOutsideRun<false>(nullptr, index, n, 0, count, run_lo, run_len, used, stored);
-}
-[[gnu::noinline]] QS_VECTOR_CLONES bool markEveryCode(const float* x, const int32_t* codes, int64_t n,
-                                                       uint32_t lowest, uint32_t count, uint8_t* used) {
-    return marksOfAll<true>(x, codes, n, lowest, count, used);
-}
-[[gnu::noinline]] QS_VECTOR_CLONES void markEvery(const int32_t* index, int64_t n, uint8_t* used) {
-    marksOfAll<false>(nullptr, index, n, 0, 0, used);
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ analysis::ErrorStats gatheredRowStats(const tpu::RowMatrix& table, const IdCount
             analysis::ErrorSums& sums = rowSums[static_cast<size_t>(r)];
             sums = lanes.fold();
             sums.clipped = clipped;
-            UsedSlots::mark(seen, slot.data(), dim);
+            seen.mark(slot.data(), dim);
         }
         used.merge(seen);
     });

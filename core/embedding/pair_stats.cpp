@@ -111,7 +111,7 @@ ActivationStats activationStats(std::span<const float> x, std::span<const float>
                 int64_t clipped = 0;  // errorStats is called without a clip range here
                 quantizeWithSlots(x.data() + p, len, *quantizer, after.data() + p, slot.data(), clipped);
                 addPairRun(afterLanes, x.data() + p, after.data() + p, len);
-                UsedSlots::mark(seen, slot.data(), len);
+                seen.mark(slot.data(), len);
             }
             afterSums[static_cast<size_t>(b)] = afterLanes.fold();
         }

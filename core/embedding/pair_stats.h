@@ -44,7 +44,6 @@ class UsedSlots {
 public:
     explicit UsedSlots(const SlotQuantizer& q) : q_(q), used_(q.spare_slot) {}
     analysis::IndexMarks threadCopy() const { return analysis::IndexMarks(q_.spare_slot); }
-    static void mark(analysis::IndexMarks& copy, const int32_t* slot, int64_t n) { copy.mark(slot, n); }
     void merge(const analysis::IndexMarks& copy) {  // from any thread
         const std::lock_guard lock(mutex_);
         used_.merge(copy);

@@ -98,8 +98,8 @@ inline QCPBars* bars(QCPAxis* x, QCPAxis* y, const QString& objectName, const QS
 inline void styleBars(QCPBars* bars, const QColor& colour, int alpha, const QColor& background) {
     bars->setBrush(opaqueTint(colour, alpha, background));
     bars->setPen(QPen(colour, 1));
-    // Axis-aligned rectangles: antialiasing their translucent fills only blurs the edges and
-    // made a 200-bar histogram cost ~15 ms a redraw.
+    // Axis-aligned rectangles: antialiasing their fills only blurs the edges and made a
+    // 200-bar histogram cost ~15 ms a redraw.
     bars->setAntialiased(false);
     bars->setAntialiasedFill(false);
 }
