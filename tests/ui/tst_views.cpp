@@ -312,6 +312,14 @@ void TstViews::errorHistogramDrawsTheResultAndLogToggle() {
         QCOMPARE(bars[i].second, double(h.counts[i]));
         QCOMPARE(model[i].second, tensor_->error_uniform_counts[i]);
     }
+    // Zero error stays marked over the (opaque) bars.
+    const auto* zero = view.plot()->findChild<QCPItemStraightLine*>("zeroErrorLine");
+    QVERIFY(zero && zero->visible());
+    QCOMPARE(zero->point1->coords().x(), 0.0);
+    QCOMPARE(zero->point2->coords().x(), 0.0);
+    QCOMPARE(zero->layer(), view.errorBars()->layer());
+    const auto drawOrder = zero->layer()->children();
+    QVERIFY(drawOrder.indexOf(const_cast<QCPItemStraightLine*>(zero)) > drawOrder.indexOf(view.errorBars()));
     QVERIFY(view.logScaleAction());
     QVERIFY(!view.isLogScale());
     view.logScaleAction()->setChecked(true);

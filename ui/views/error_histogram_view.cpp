@@ -20,7 +20,7 @@ struct ErrorHistogramView::Items {
     QCPTextElement* title;
     QCPBars* bars;
     QCPGraph* uniform;
-    QCPItemStraightLine *halfLo, *halfHi;
+    QCPItemStraightLine *halfLo, *halfHi, *zero;
     QCPItemText *halfText, *infoText;
 };
 
@@ -37,6 +37,9 @@ ErrorHistogramView::ErrorHistogramView(QWidget* parent) : ResultPlot(parent), it
     items_->uniform->setName(tr("uniform on ±Δ/2 (the classic model)"));
     items_->uniform->setLineStyle(QCPGraph::lsStepCenter);
 
+    // Zero error, over the bars: the grid's zero line is behind them since they are opaque.
+    items_->zero = items::line(p, x, y, QStringLiteral("zeroErrorLine"));
+    items::placeVertical(items_->zero, 0.0);
     items_->halfLo = items::line(p, x, y, QStringLiteral("halfStepMin"));
     items_->halfHi = items::line(p, x, y, QStringLiteral("halfStepMax"));
     items_->halfText = items::label(p, x, y, QStringLiteral("halfStepLabel"), QCPItemPosition::ptPlotCoords,
@@ -62,6 +65,7 @@ void ErrorHistogramView::applySeriesStyle(const PlotPalette& c) {
     items_->uniform->setPen(QPen(c.theory, 2.2));
     for (QCPItemStraightLine* l : {items_->halfLo, items_->halfHi}) l->setPen(QPen(c.theory, 1.2, Qt::DashLine));
     items_->halfText->setColor(c.theory);
+    items_->zero->setPen(QPen(c.zeroLine, 1));
     items_->infoText->setColor(plotPalette(theme()).text);
 }
 
@@ -69,7 +73,8 @@ void ErrorHistogramView::draw() {
     const bool have = result_ && result_->error_hist.bins() > 0;
     plot()->legend->setVisible(have);
     for (QCPAbstractItem* item :
-         std::initializer_list<QCPAbstractItem*>{items_->halfLo, items_->halfHi, items_->halfText, items_->infoText})
+         std::initializer_list<QCPAbstractItem*>{items_->zero, items_->halfLo, items_->halfHi, items_->halfText,
+                                                 items_->infoText})
         item->setVisible(have);
     if (!have) {
         setPlotData(items_->bars, {}, {});
