@@ -1,7 +1,8 @@
-// Counts distinct float values (-0 == +0, NaN never added) with an open-addressing hash set
-// of their bit patterns. Quantized outputs have few levels (256 for 8 bits), so the table
-// stays in cache and one value costs ~2 ns, against ~25 ns for sorting. Past kMaxTable / 4
-// distinct values (4M) it gives up (`overflowed`) and the caller counts by sorting instead.
+// Counts distinct float values (-0 == +0, NaN never added) with a cuckoo hash set of their
+// bit patterns (each value at one of two slots). Quantized outputs have few levels (256 for
+// 8 bits), so the table stays in cache and one value costs ~2 ns, against ~25 ns for
+// sorting. Past kMaxTable / 4 distinct values (4M) it gives up (`overflowed`) and the caller
+// counts by sorting instead.
 // Counters of parts of the data merge into the count of the whole, whatever the split.
 //
 // Given the quantizer's grid (its levels lo + k·step, k < points), the counter puts a
@@ -14,6 +15,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -73,31 +75,34 @@ public:
                     addBehindGrid(keys[k], slotIndex[k]);
         }
     }
-    // addPairs without a grid, in two phases per group: keys and their two table slots
-    // (arithmetic only, vectorised), then two loads and a compare per value. A slot computed
-    // before the table grew is stale, so after a growth the value takes addToTable's path.
+    // addPairs without a grid, in two phases per group, as with the grid: keys and their two
+    // table slots (arithmetic only, vectorised), then whether every key sits at one of its two
+    // slots, without a branch per value (a key is always at one of them: see place()). With a
+    // branch per value the loop waited on each load, as the table is in L2 for thousands of
+    // levels (~3 ns a value); without, the loads overlap. A group with a miss (a new value, a
+    // skipped pair) is walked again; a slot computed before the table grew is stale, so the
+    // walk takes addToTable's path.
     [[gnu::always_inline]] void addPairsToTable(const float* x, const float* y, int64_t n) {
         constexpr int64_t kGroup = 256;
         uint32_t keys[kGroup], homes[kGroup], seconds[kGroup];
         for (int64_t g = 0; g < n; g += kGroup) {
             const int64_t m = std::min(n - g, kGroup);
-            const auto mask = static_cast<uint32_t>(mask_);
             const int shift = shift_;
             for (int64_t k = 0; k < m; ++k) {
                 const uint32_t key = keys[k] = pairKey(x[g + k], y[g + k]);
                 homes[k] = slotHash(key, kHomeFactor, shift);
                 seconds[k] = slotHash(key, kSecondFactor, shift);
             }
+            const uint32_t* t = table_.data();
+            uint32_t missed = 0;
             for (int64_t k = 0; k < m; ++k) {
-                const uint32_t key = keys[k];
-                if (key == kEmpty) continue;
-                const uint32_t* t = table_.data();
-                // One branch on both slots (zero where a slot holds the key): tested one after
-                // the other, the first branch went either way at random for the keys at
-                // their second slot, a misprediction every other value.
-                if (mask_ == mask && std::min(t[homes[k]] ^ key, t[seconds[k]] ^ key) == 0) continue;
-                addToTable(key);
+                // Zero where a slot holds the key; a skipped pair's key (kEmpty) finds an empty slot.
+                homes[k] = std::min(t[homes[k]] ^ keys[k], t[seconds[k]] ^ keys[k]);
+                missed |= homes[k];
             }
+            if (missed == 0) continue;
+            for (int64_t k = 0; k < m; ++k)
+                if (homes[k] != 0) addKey(keys[k]);
         }
     }
     // Adds every value `other` has seen (its grid need not be this one's).
@@ -164,14 +169,19 @@ private:
         }
     }
     void addToTable(uint32_t key) {
-        // The common case, a level seen before, is at one of its two slots: two loads and
-        // one well-predicted branch. (With one slot, a frequent level that collided at
-        // insertion, such as a clip level, missed every time.)
-        const uint32_t* t = table_.data();
-        if (std::min(t[home(key)] ^ key, t[second(key)] ^ key) == 0) return;
-        if (!overflowed_) insert(key);
+        // The common case, a level seen before, is at one of its two slots (it is never
+        // elsewhere): two loads and one well-predicted branch.
+        if (contains(key) || overflowed_) return;
+        if (!place(key)) {  // `key` is now another value, left without a slot
+            grow(key);
+            if (overflowed_) return;
+        }
+        // At most a quarter full: a new value nearly always finds one of its two slots free
+        // (place() moves others seldom). An eighth full, the table left the L2 cache.
+        if (++size_ * 4 > table_.size()) grow(kEmpty);
     }
     static constexpr size_t kMaxTable = size_t{1} << 24;
+    static constexpr int kMaxMoves = 64;
     // Multiplicative hashing: the top bits of a 32-bit product, which depend on every bit of
     // the key (the low bits ignore the sign bit, so x and -x, like the two clip levels, would
     // always collide, and quantized levels have many trailing zero mantissa bits). One 32-bit
@@ -180,46 +190,51 @@ private:
     static uint32_t slotHash(uint32_t k, uint32_t factor, int shift) { return (k * factor) >> shift; }
     size_t home(uint32_t k) const { return slotHash(k, kHomeFactor, shift_); }
     size_t second(uint32_t k) const { return slotHash(k, kSecondFactor, shift_); }
-    // Into its home slot or its second slot when one is free, else the first free slot
-    // after home. A key is therefore at one of the two or along the probe from home.
-    bool contains(uint32_t key) const {
-        for (size_t i = home(key);; i = (i + 1) & mask_) {
-            if (table_[i] == key) return true;
-            if (table_[i] == kEmpty) return table_[second(key)] == key;
+    // Cuckoo hashing: a key is always at its home or its second slot, so a lookup is two
+    // loads and never a probe.
+    bool contains(uint32_t key) const { return table_[home(key)] == key || table_[second(key)] == key; }
+    // Puts a key that is not in the table into one of its slots: a free one, else it takes
+    // its home and the key it displaces moves to that key's other slot, and so on. After
+    // kMaxMoves displacements it gives up (false) with the key still without a slot in `key`.
+    // (A key whose two slots coincide, like 0, can only move back: the walk then ends there.)
+    bool place(uint32_t& key) {
+        size_t at = home(key);
+        if (table_[at] != kEmpty && table_[second(key)] == kEmpty) at = second(key);
+        for (int moves = 0; moves < kMaxMoves; ++moves) {
+            std::swap(key, table_[at]);
+            if (key == kEmpty) return true;
+            const size_t h = home(key);  // the displaced key was at `at`: its other slot
+            at = h == at ? second(key) : h;
         }
+        return false;
     }
-    void place(uint32_t key) {
-        size_t i = home(key);
-        if (table_[i] != kEmpty) {
-            const size_t j = second(key);
-            if (table_[j] == kEmpty) i = j;
-            else
-                while (table_[i] != kEmpty) i = (i + 1) & mask_;
+    // Doubles the table (and `pending`, a key without a slot, unless kEmpty) until every key
+    // has found one of its slots, or gives up past kMaxTable (the count is then unknown).
+    void grow(uint32_t pending) {
+        std::vector<uint32_t> keys;
+        keys.reserve(size_ + 1);
+        for (uint32_t k : table_)
+            if (k != kEmpty) keys.push_back(k);
+        if (pending != kEmpty) keys.push_back(pending);
+        for (size_t size = table_.size() * 2;; size *= 2) {
+            if (size > kMaxTable) {
+                overflowed_ = true;
+                return;
+            }
+            table_.assign(size, kEmpty);
+            shift_ = 32 - std::countr_zero(size);  // one more bit of the hash per doubling
+            bool placed = true;
+            for (uint32_t k : keys) {
+                uint32_t homeless = k;
+                if (!place(homeless)) {
+                    placed = false;
+                    break;
+                }
+            }
+            if (placed) return;
         }
-        table_[i] = key;
-    }
-    void insert(uint32_t key) {
-        if (contains(key)) return;
-        place(key);
-        // At most a quarter full: a key finds its home or its second slot free (the fast
-        // check above) but for about 1 in 16 keys, which then take the slow path every time
-        // they recur; half full it was 1 in 4, an eighth full the table left the L2 cache.
-        if (++size_ * 4 > table_.size()) grow();
-    }
-    void grow() {
-        if (table_.size() >= kMaxTable) {
-            overflowed_ = true;
-            return;
-        }
-        std::vector<uint32_t> old(table_.size() * 2, kEmpty);
-        old.swap(table_);
-        mask_ = table_.size() - 1;
-        --shift_;  // the table doubled: one more bit of the hash
-        for (uint32_t k : old)
-            if (k != kEmpty) place(k);
     }
     std::vector<uint32_t> table_ = std::vector<uint32_t>(4096, kEmpty);
-    size_t mask_ = 4095;
     int shift_ = 32 - 12;  // 32 - log2(table size)
     size_t size_ = 0;
     bool overflowed_ = false;
