@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -40,6 +41,17 @@ void parallelFor(const Exec& exec, int64_t n, int64_t minPerThread, Fn&& fn) {
 template <typename Fn>
 void parallelFor(const Exec& exec, int64_t n, Fn&& fn) {
     parallelFor(exec, n, kParallelMinPerThread, std::forward<Fn>(fn));
+}
+
+template <typename Body>
+void parallelClaim(const Exec& exec, int64_t n, int64_t minPerThread, Body&& body) {
+    std::atomic<int64_t> next{0};
+    auto claim = [&next, n](int64_t& k) {
+        k = next.fetch_add(1, std::memory_order_relaxed);
+        return k < n;
+    };
+    // One call per thread: its range only sets how many threads run.
+    parallelFor(exec, n, minPerThread, [&](int64_t, int64_t) { body(claim); });
 }
 
 }  // namespace qs

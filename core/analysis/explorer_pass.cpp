@@ -224,8 +224,8 @@ void PassShare::merge(const PassShare& later) {
 namespace {
 
 // The fused pass over x, y (the tensor's elements offset .. offset + x.size(), offset a
-// multiple of kStatsBlock): block sums folded into `sums` in block order, the rest merged
-// into `share` in index order.
+// multiple of kStatsBlock): block sums folded into `sums` in block order, the rest (counts
+// and sets, order-free) merged into `share`. Threads claim blocks one at a time.
 Status fuseInto(const PassSetup& setup, std::span<const float> x, std::span<const float> y,
                 int64_t offset, const Exec& exec, const std::atomic<bool>* cancel, ErrorSums& sums,
                 PassShare& share) {
@@ -234,15 +234,17 @@ Status fuseInto(const PassSetup& setup, std::span<const float> x, std::span<cons
     std::vector<ErrorSums> blockSums(static_cast<size_t>(blocks));
     std::mutex m;
     std::vector<std::pair<int64_t, PassShare>> shares;
-    parallelFor(exec, blocks, 1, [&](int64_t k0, int64_t k1) {
+    parallelClaim(exec, blocks, 1, [&](auto& claim) {
         PassShare part(setup);
-        for (int64_t k = k0; k < k1 && !stop(cancel); ++k) {
+        int64_t firstBlock = blocks;  // the first this thread took
+        for (int64_t k; !stop(cancel) && claim(k);) {
+            firstBlock = std::min(firstBlock, k);
             const int64_t first = k * kStatsBlock, count = std::min(kStatsBlock, n - first);
             blockSums[static_cast<size_t>(k)] =
                 fuseBlock(setup, x.data() + first, y.data() + first, offset + first, count, part);
         }
         const std::lock_guard lock(m);
-        shares.emplace_back(k0, std::move(part));
+        shares.emplace_back(firstBlock, std::move(part));
     });
     if (stop(cancel)) return cancelledError();
     std::sort(shares.begin(), shares.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

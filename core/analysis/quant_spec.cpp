@@ -349,12 +349,13 @@ Status quantizeDequantizeInTiles(const QuantSpec& spec, std::span<const float> i
     std::vector<float> outMin, outMax;  // the op's output range (the same for every tile)
     std::mutex m;
     std::optional<Error> failure;  // the op's errors depend on the range only: any tile's will do
-    parallelFor(exec, tiles, std::max<int64_t>(1, kParallelMinPerThread / kTile), [&](int64_t t0, int64_t t1) {
+    // Tiles claimed one at a time (a thread slowed by other work takes fewer).
+    parallelClaim(exec, tiles, std::max<int64_t>(1, kParallelMinPerThread / kTile), [&](auto& claim) {
         std::vector<int32_t> codes(static_cast<size_t>(std::min(n, kTile)));
         UsedCodes mine{all.lowest, noMarks(), false};
         Status s = okStatus();
         std::vector<float> lo, hi;
-        for (int64_t t = t0; t < t1 && s; ++t) {
+        for (int64_t t; s && claim(t);) {
             const int64_t first = t * kTile, count = std::min(kTile, n - first);
             const std::span<int32_t> c(codes.data(), static_cast<size_t>(count));
             const TensorRef<float> part{input.subspan(static_cast<size_t>(first), static_cast<size_t>(count)),
