@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <QAction>
+#include <QClipboard>
 #include <QDir>
 #include <QImage>
 #include <QLabel>
@@ -124,6 +125,7 @@ private slots:
     void legendClickHidesASeries();
     void resetViewRestoresRangesAndNewResultsRespectZoom();
     void themeSwitchRecoloursThePlot();
+    void readoutBuffersTheOverlayOnlyWhileShown();
     void opaqueTintIsTheColourOverTheBackground();
     void exportImageHasTheAskedPixelSize();
     void exportSvgPdfAndSeriesCsv();
@@ -465,6 +467,11 @@ void TstViews::statsPanelShowsTheRowsAndCsv() {
     QVERIFY(panel.valueText("scale").startsWith("42.33"));
     QVERIFY(panel.formulaLabel()->text().contains("SCALED"));
     QVERIFY(panel.formulaLabel()->text().contains("round(clamp(x) · s)"));
+    // The formula is copied from its context menu (the label is not selectable: see
+    // StatsPanel's constructor).
+    QCOMPARE(panel.formulaLabel()->contextMenuPolicy(), Qt::CustomContextMenu);
+    panel.copyFormula();
+    QCOMPARE(QApplication::clipboard()->text(), panel.formulaLabel()->text());
     const auto t = panel.csvTable();
     QCOMPARE(qStrings(t.header).mid(0, 4), QStringList({"count", "nan_pairs", "mse", "rmse"}));
     const int sqnr = int(qStrings(t.header).indexOf("sqnr_db"));
@@ -544,6 +551,33 @@ void TstViews::resetViewRestoresRangesAndNewResultsRespectZoom() {
     const double pixel = (boxHi - boxLo) / (b.x() - a.x());  // QCP's box may differ by a pixel
     QVERIFY(std::abs(view.plot()->xAxis->range().lower - boxLo) <= 2 * pixel);
     QVERIFY(std::abs(view.plot()->xAxis->range().upper - boxHi) <= 2 * pixel);
+}
+
+// The overlay layer shares the data's paint buffer (an edit's replot clears and blends one
+// buffer, not two) but while the read-out shows: then mouse moves replot that layer alone.
+void TstViews::readoutBuffersTheOverlayOnlyWhileShown() {
+    HistogramView view;
+    view.resize(600, 400);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setResult(tensor_);
+    QCPLayer* overlay = view.plot()->layer(QStringLiteral("overlay"));
+    QCOMPARE(overlay->mode(), QCPLayer::lmLogical);
+    QSignalSpy fullReplots(view.plot(), &QCustomPlot::afterReplot);
+    const QPoint center = view.plot()->axisRect()->rect().center();
+    QTest::mouseMove(view.plot(), center);
+    QVERIFY(view.tracer()->visible());
+    QCOMPARE(overlay->mode(), QCPLayer::lmBuffered);
+    QCOMPARE(fullReplots.count(), 1);  // the overlay's own buffer set up
+    const QString firstText = view.readoutText()->text();
+    QTest::mouseMove(view.plot(), center + QPoint(60, 0));
+    QVERIFY(view.tracer()->visible());
+    QVERIFY(view.readoutText()->text() != firstText);  // it followed the mouse
+    QCOMPARE(fullReplots.count(), 1);                    // replotting the overlay alone
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(view.plot(), &leave);
+    QVERIFY(!view.tracer()->visible());
+    QCOMPARE(overlay->mode(), QCPLayer::lmLogical);
 }
 
 void TstViews::themeSwitchRecoloursThePlot() {

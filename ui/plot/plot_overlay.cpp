@@ -36,9 +36,11 @@ static QCPItemText* centredBox(QCustomPlot* plot, const QString& name, double y,
 }
 
 PlotOverlay::PlotOverlay(QCustomPlot* plot, const QFont& font) {
-    // Tracer, read-out and these boxes on the buffered overlay layer: showing them replots
-    // only that layer.
-    overlayLayer(plot)->setMode(QCPLayer::lmBuffered);
+    // Tracer, read-out and these boxes on the overlay layer, above the data. QCustomPlot
+    // buffers that layer on its own; here it shares the data's paint buffer but while the
+    // read-out shows (ReadoutTracer::replotOverlay). A rubber-band zoom, also drawn there,
+    // then replots the whole plot as the mouse moves.
+    overlayLayer(plot)->setMode(QCPLayer::lmLogical);
     message_ = centredBox(plot, QStringLiteral("frameMessage"), 0.5, Qt::AlignCenter);
     stale_ = centredBox(plot, QStringLiteral("staleText"), 0.12, Qt::AlignHCenter | Qt::AlignTop);
     QFont bold = font;

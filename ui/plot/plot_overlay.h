@@ -1,4 +1,4 @@
-// The boxes a PlotFrame draws over its data, on the buffered "overlay" layer: a message in
+// The boxes a PlotFrame draws over its data, on the "overlay" layer: a message in
 // the middle of the main axis rect (e.g. "no per-channel data") and the "stale — <TF error>"
 // box shown while the last valid result is drawn in greys. Plus the helpers the read-out
 // label shares with them.
@@ -14,7 +14,7 @@ namespace qs::ui {
 
 struct PlotPalette;
 
-QCPLayer* overlayLayer(const QCustomPlot* plot);  // made buffered by PlotOverlay
+QCPLayer* overlayLayer(const QCustomPlot* plot);  // buffered while a read-out shows
 // A hidden, unselectable text box named `name` on the overlay layer.
 QCPItemText* overlayText(QCustomPlot* plot, const QString& name, const QMargins& padding);
 void setOverlayTextColors(QCPItemText* box, const PlotPalette& palette);

@@ -65,7 +65,18 @@ ReadoutTracer::ReadoutTracer(QCustomPlot* plot) : plot_(plot) {
 
 bool ReadoutTracer::isShown() const { return tracer_->visible() || label_->visible(); }
 
-void ReadoutTracer::replotOverlay() { overlayLayer(plot_)->replot(); }
+void ReadoutTracer::replotOverlay() {
+    // The overlay has its own paint buffer only while the read-out shows: then moving the
+    // mouse replots that layer alone. Otherwise it shares the data's buffer, and every
+    // replot (each edit) saves clearing and blending a second full-size buffer (0.2-0.8 ms
+    // of the UI thread per edit). Becoming buffered costs one full replot, when the
+    // read-out appears; the layer goes back to sharing at the next full replot after it hides.
+    QCPLayer* overlay = overlayLayer(plot_);
+    const bool shown = isShown();
+    if (shown && overlay->mode() != QCPLayer::lmBuffered) overlay->setMode(QCPLayer::lmBuffered);
+    overlay->replot();  // a full replot when the layer's buffer is new
+    if (!shown) overlay->setMode(QCPLayer::lmLogical);
+}
 
 void ReadoutTracer::show(const PlotReadout& r) {
     tracer_->setGraph(nullptr);

@@ -1,6 +1,6 @@
 // ReadoutTracer: the value read-out under the cursor of a PlotFrame — a circle on the point
-// (QCPItemTracer) and a label beside it (QCPItemText), both on the buffered "overlay" layer
-// so moving the mouse replots only that layer, not the data.
+// (QCPItemTracer) and a label beside it (QCPItemText), both on the "overlay" layer, which
+// is buffered while they show so moving the mouse replots only that layer, not the data.
 #pragma once
 
 #include "ui/plot/qcp_fwd.h"

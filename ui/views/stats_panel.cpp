@@ -78,20 +78,21 @@ StatsPanel::StatsPanel(QWidget* parent) : QWidget(parent) {
     formula_ = new QLabel;
     formula_->setObjectName(QStringLiteral("formulaLabel"));
     formula_->setWordWrap(true);
-    formula_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Not selectable by mouse: a selectable label lays its text out as a text document, and
+    // each edit's new numbers then cost about 2 ms of the UI thread in relayout (measured
+    // with quantscope-gui-bench's ui_thread_cpu_median_ms), time the worker computing the
+    // next result shares the cores with. Its context menu copies it instead.
     formula_->setTextFormat(Qt::PlainText);
+    formula_->setContextMenuPolicy(Qt::CustomContextMenu);
     layout->addWidget(title_);
     layout->addWidget(staleLabel_);
     layout->addWidget(table_);
     layout->addWidget(formula_);
     layout->addStretch(1);
-    connect(table_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
-        auto* menu = new QMenu(this);
-        menu->setAttribute(Qt::WA_DeleteOnClose);
-        menu->addAction(tr("Copy table"), this, &StatsPanel::copyToClipboard);
-        menu->addAction(tr("Export statistics CSV…"), this, &StatsPanel::exportCsvDialog);
-        menu->popup(table_->viewport()->mapToGlobal(pos));
-    });
+    connect(table_, &QWidget::customContextMenuRequested, this,
+            [this](const QPoint& pos) { contextMenu(table_->viewport()->mapToGlobal(pos)); });
+    connect(formula_, &QWidget::customContextMenuRequested, this,
+            [this](const QPoint& pos) { contextMenu(formula_->mapToGlobal(pos)); });
     setResult(nullptr);
 }
 
@@ -261,6 +262,17 @@ void StatsPanel::copyToClipboard() const {
         lines << table_->item(i, 0)->text() + QLatin1Char('\t') + table_->item(i, 1)->text();
     lines << formula_->text();
     QApplication::clipboard()->setText(lines.join(QLatin1Char('\n')));
+}
+
+void StatsPanel::copyFormula() const { QApplication::clipboard()->setText(formula_->text()); }
+
+void StatsPanel::contextMenu(const QPoint& globalPos) {
+    auto* menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->addAction(tr("Copy formula"), this, &StatsPanel::copyFormula)->setEnabled(!formula_->text().isEmpty());
+    menu->addAction(tr("Copy table"), this, &StatsPanel::copyToClipboard);
+    menu->addAction(tr("Export statistics CSV…"), this, &StatsPanel::exportCsvDialog);
+    menu->popup(globalPos);
 }
 
 void StatsPanel::exportCsvDialog() {

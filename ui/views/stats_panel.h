@@ -43,11 +43,14 @@ public:
 public slots:
     void setStale(bool stale, const QString& message = QString());
     void setTheme(qs::ui::Theme theme);
-    void copyToClipboard() const;  // the table as tab-separated text
+    void copyToClipboard() const;  // the table as tab-separated text, then the formula
+    void copyFormula() const;
     void exportCsvDialog();
 
 private:
     void refreshColors();
+    // Copy formula, Copy table, Export statistics CSV… (from the table or the formula).
+    void contextMenu(const QPoint& globalPos);
 
     std::shared_ptr<const qs::analysis::ExplorerResult> result_;
     QLabel* title_ = nullptr;
