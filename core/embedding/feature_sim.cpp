@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <new>
 
 #include "core/embedding/gathered_order.h"
@@ -128,10 +129,24 @@ Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdB
     if (!quantized) return quantized.error();
     sim.quantized_activations = std::move(quantized).value();
     sim.lookup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    sim.quantized_after_combine = {sim.float_activations.rows, sim.float_activations.cols,
-                                   std::vector<float>(sim.float_activations.values.size())};
     try {
-        const IdCounts distinct = distinctIds(ids, table.rows);
+        // Two serial steps side by side (each ~0.4 ms, on one thread they left the other idle):
+        // the distinct ids, and the zero-filled array the quantization after the combine fills.
+        // An allocation failure on a worker thread is carried back to this one.
+        IdCounts distinct;
+        std::vector<float> after;
+        std::exception_ptr failed[2];
+        parallelFor(exec, 2, 1, [&](int64_t b, int64_t e) {
+            for (int64_t step = b; step < e; ++step) try {
+                    if (step == 0) distinct = distinctIds(ids, table.rows);
+                    else after.assign(sim.float_activations.values.size(), 0.0f);
+                } catch (...) {
+                    failed[step] = std::current_exception();
+                }
+        });
+        for (const std::exception_ptr& f : failed)
+            if (f) std::rethrow_exception(f);
+        sim.quantized_after_combine = {sim.float_activations.rows, sim.float_activations.cols, std::move(after)};
         sim.unique_ids = static_cast<int64_t>(distinct.ids.size());
         sim.gathered_rows = gatheredRowStats(table, distinct, *quantization, exec);
         const ActivationStats activations =
