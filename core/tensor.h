@@ -74,9 +74,9 @@ template <typename Fn>
 void parallelFor(const Exec& exec, int64_t n, Fn&& fn);  // minPerThread = kParallelMinPerThread
 
 // For items (tiles, blocks) whose results do not depend on which thread takes them: runs
-// body(claim) once on each of up to min(threads, n / minPerThread) threads (the caller's one of them),
-// and each thread calls claim(k) to take the next unclaimed item k of [0, n), until it
-// returns false. A thread that runs slower, its CPU shared with other work (in the GUI,
+// body(claim) once on each of as many threads as parallelFor would use (the caller's one of
+// them), and each thread calls claim(k) to take the next unclaimed item k of [0, n), until
+// it returns false. A thread that runs slower, its CPU shared with other work (in the GUI,
 // the views drawing the previous result), takes fewer items; with parallelFor's fixed
 // halves the whole waited for the slowed one.
 template <typename Body>

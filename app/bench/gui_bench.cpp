@@ -18,14 +18,13 @@
 // --trace prints each edit (time, setter time, compute time, replots of the transfer plot).
 //
 // Prints {"samples", "channels", "tab", "changes", "median_ms", "p95_ms", "max_ms",
-// "compute_median_ms", "ui_thread_cpu_median_ms", "failed", "unchanged", "first_result_ms", "setresult_median_ms":
-// {view: ms}, "memcpy_ms", "read_pass_ms"} and one human line on stderr; the last two are
-// the memory limit measured in the same run (a memcpy of the samples, one read pass over
-// them, one thread).
+// "compute_median_ms", "ui_thread_cpu_median_ms", "failed", "unchanged", "first_result_ms",
+// "setresult_median_ms": {view: ms}, "memcpy_ms", "read_pass_ms"} and one human line on
+// stderr; the last two are the memory limit measured in the same run (a memcpy of the
+// samples, one read pass over them, one thread).
 // compute_median_ms is the worker's computeExplorer time (ComputeService's own figure);
 // ui_thread_cpu_median_ms the UI thread's CPU time per edit (setter to painted), which the
-// worker shares the cores with;
-// setresult_median_ms times each view's setResult with the last result afterwards, each
+// worker shares the cores with; setresult_median_ms times each view's setResult with the last result afterwards, each
 // view's tab made current for its own timing (hidden views only draw when shown).
 #include <algorithm>
 #include <cstdio>

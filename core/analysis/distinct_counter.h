@@ -196,7 +196,8 @@ private:
     // Puts a key that is not in the table into one of its slots: a free one, else it takes
     // its home and the key it displaces moves to that key's other slot, and so on. After
     // kMaxMoves displacements it gives up (false) with the key still without a slot in `key`.
-    // (A key whose two slots coincide, like 0, can only move back: the walk then ends there.)
+    // (A key whose two slots coincide, like 0, moves back at once, and the key that displaced
+    // it moves on instead.)
     bool place(uint32_t& key) {
         size_t at = home(key);
         if (table_[at] != kEmpty && table_[second(key)] == kEmpty) at = second(key);
@@ -212,7 +213,7 @@ private:
     // has found one of its slots, or gives up past kMaxTable (the count is then unknown).
     void grow(uint32_t pending) {
         std::vector<uint32_t> keys;
-        keys.reserve(size_ + 1);
+        keys.reserve(size_ + 2);  // the counted keys, one just placed and `pending`
         for (uint32_t k : table_)
             if (k != kEmpty) keys.push_back(k);
         if (pending != kEmpty) keys.push_back(pending);
