@@ -469,6 +469,7 @@ void TstViews::statsPanelShowsTheRowsAndCsv() {
     QVERIFY(panel.formulaLabel()->text().contains("round(clamp(x) · s)"));
     // The formula is copied from its context menu (the label is not selectable: see
     // StatsPanel's constructor).
+    QVERIFY(!(panel.formulaLabel()->textInteractionFlags() & Qt::TextSelectableByMouse));
     QCOMPARE(panel.formulaLabel()->contextMenuPolicy(), Qt::CustomContextMenu);
     panel.copyFormula();
     QCOMPARE(QApplication::clipboard()->text(), panel.formulaLabel()->text());
