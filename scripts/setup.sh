@@ -19,7 +19,7 @@ REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="$REPO_ROOT/build"
 SANITIZE_DIR="$REPO_ROOT/build-sanitize"
 APP="$BUILD_DIR/app/gui/quantscope"
-PACKAGES=(cmake g++ ninja-build qt6-base-dev qt6-svg-dev libqcustomplot-dev libeigen3-dev
+PACKAGES=(cmake g++ ninja-build ccache qt6-base-dev qt6-svg-dev libqcustomplot-dev libeigen3-dev
           xvfb xauth fonts-dejavu-core
           # model files: ONNX (protobuf), TFLite (flatbuffers), zip (.npz, .keras), Snappy
           # (checkpoint indexes), JSON (safetensors headers)
@@ -72,7 +72,8 @@ configure_and_build() {
         die "$dir was configured with another generator; remove it (rm -rf $dir) and run again."
     fi
     say "Configuring (Ninja, $type${*:+, $*}) in ${dir#"$REPO_ROOT"/}/"
-    cmake -S "$REPO_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" "$@"
+    cmake -S "$REPO_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" \
+        -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache "$@"
     say "Building"
     cmake --build "$dir" --parallel "$(nproc)"
 }
@@ -102,6 +103,12 @@ run_sanitized_tests() {
     fi
     exit "$status"
 }
+
+# ccache shares compiled objects between builds and between clones: paths under the clone are
+# hashed relative to it (base_dir), the build folder is not hashed, and the compiler is known by
+# its contents, so a fresh clone in another folder hits what an earlier build filled.
+export CCACHE_BASEDIR="$REPO_ROOT" CCACHE_NOHASHDIR=1 CCACHE_COMPILERCHECK=content
+export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-8G}"
 
 main() {
     local command="${1:-build}"
