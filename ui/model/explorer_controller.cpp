@@ -116,8 +116,12 @@ bool ExplorerController::rangeFromData() {
 }
 
 void ExplorerController::openDataFile(const QString& path) {
+    // A data file replaces whatever file was shown, a model tensor included: keeping the
+    // tensor's name would make the file read as a model with that tensor. The generator
+    // stays, for when the file is closed again.
     DataSource source = model_->dataSource();
     source.path = path;
+    source.tensor.clear();
     model_->setDataSource(source);
 }
 
