@@ -148,6 +148,63 @@ private slots:
         QVERIFY(row(kHead).isValid());
     }
 
+    // Typing in the filter only filters: the explorer's tensor stays its data (no new undo
+    // step), whichever rows come and go, and its row is current again when it shows again.
+    void filterTypingLeavesTheExploredTensorAlone() {
+        CHECK(openTestModel());
+        CHECK(clickTensor(kWeight));
+        const int steps = model_->undoStack()->count();
+        QSignalSpy sourceChanged(model_.get(), &ExplorerModel::dataSourceChanged);
+        QTest::keyClicks(dock()->filterEdit(), QStringLiteral("layer"));
+        QCOMPARE(dock()->currentTensor(), kWeight);
+        // "bias" takes the weight's row out and keeps its neighbour in the layer, the row the
+        // view would make current in its place.
+        dock()->filterEdit()->clear();
+        QTest::keyClicks(dock()->filterEdit(), QStringLiteral("bias"));
+        QVERIFY(!row(kWeight).isValid());
+        QVERIFY(row(kBias).isValid());
+        QCOMPARE(dock()->currentTensor(), QString());  // no row stands for the data
+        QCOMPARE(model_->dataSource().tensor, kWeight);
+        QCOMPARE(model_->undoStack()->count(), steps);
+        dock()->filterEdit()->selectAll();
+        QTest::keyClick(dock()->filterEdit(), Qt::Key_Backspace);
+        QCOMPARE(dock()->currentTensor(), kWeight);
+        QVERIFY(settle());
+        QCOMPARE(sourceChanged.count(), 0);
+        QCOMPARE(model_->dataSource().tensor, kWeight);
+        QCOMPARE(model_->undoStack()->count(), steps);
+    }
+
+    // Another model starts with an empty filter (the last model's would hide its tensors) and
+    // columns wide enough for its rows, not for the header alone.
+    void anotherModelShowsAllItsTensorsInColumnsThatFit() {
+        CHECK(openTestModel());
+        QTest::keyClicks(dock()->filterEdit(), QStringLiteral("nothing matches this"));
+        QCOMPARE(topLevelNames(), QStringList());
+        const QString other = dir_->filePath(QStringLiteral("other.safetensors"));
+        const QString query = QStringLiteral("model.blocks.0.attention.query.weight");
+        const QString key = QStringLiteral("model.blocks.0.attention.key.weight");
+        QVERIFY(writeSafetensors(other, {{query, {16, 16, 3, 3}, ramp(2304, 16)}, {key, {16, 16, 3, 3}, ramp(2304, 16)}}));
+        QSignalSpy opened(w_->modelFiles(), &ModelFileController::opened);
+        answerNextDialog(other);
+        menuAction(QStringLiteral("&File"), QStringLiteral("Open &model"))->trigger();
+        QVERIFY(opened.wait(10000) || opened.count() == 1);
+        QCOMPARE(dock()->filterEdit()->text(), QString());
+        QVERIFY(row(query).isValid() && row(key).isValid());
+        QTreeView* view = dock()->view();
+        QTRY_VERIFY(view->isVisible());
+        const QAbstractItemView* items = view;  // sizeHintForColumn: what the rows need
+        for (int c = 0; c < TensorTreeModel::ColumnCount - 1; ++c) {  // the last one stretches
+            const int needed = c == TensorTreeModel::Name ? std::min(items->sizeHintForColumn(c), 440)
+                                                          : items->sizeHintForColumn(c);
+            QVERIFY2(view->columnWidth(c) >= needed,
+                     qPrintable(QStringLiteral("column %1: %2 px for %3").arg(c).arg(view->columnWidth(c)).arg(needed)));
+        }
+        const QModelIndex shape = row(query).siblingAtColumn(TensorTreeModel::Shape);
+        QCOMPARE(shape.data().toString(), QStringLiteral("[16, 16, 3, 3]"));
+        QVERIFY(view->visualRect(shape).width() >= view->fontMetrics().horizontalAdvance(shape.data().toString()));
+    }
+
     void headerClicksSortBySizeAndName() {
         CHECK(openTestModel());
         QHeaderView* header = dock()->view()->header();
@@ -379,6 +436,47 @@ private slots:
                  QStringLiteral("per-channel on axis 3 (int8, 16 scales)"));
         QVERIFY(compared.count() == 1 || compared.wait(30000));
         QVERIFY(w_->modelDocks()->storedView()->comparison());
+    }
+
+    // After a model tensor was explored, File → Open data file… opens data files as data: the
+    // tensor's name stays behind with the model, so a .npy is not searched for that tensor
+    // and a .vec is not refused as a model file.
+    void dataFilesOpenAsDataAfterAModelTensor() {
+        const QString path = QStringLiteral(QS_TEST_DATA_DIR "/models/tflite/person_detect.tflite");
+        QSignalSpy opened(w_->modelFiles(), &ModelFileController::opened);
+        QAction* openModel = menuAction(QStringLiteral("&File"), QStringLiteral("Open &model"));
+        QVERIFY(openModel);
+        answerNextDialog(path);
+        openModel->trigger();
+        QVERIFY(opened.wait(10000) || opened.count() == 1);
+        const QString kernel = QStringLiteral("MobilenetV1/Conv2d_2_depthwise/depthwise_weights/read");
+        CHECK(clickTensor(kernel));
+        QCOMPARE(w_->dataService()->dataset()->shape, (qs::Shape{1, 3, 3, 16}));
+
+        const QString npy = dir_->filePath(QStringLiteral("some_nan.npy"));
+        QVERIFY(writeNpy(npy, {1.5f, std::nanf(""), -2.0f, 0.25f, 3.0f, -0.5f}, QStringLiteral("2, 3")));
+        const QString vec = dir_->filePath(QStringLiteral("words.vec"));
+        QVERIFY(writeText(vec, "3 2\nthe 0.5 -0.25\nof 1.0 0.75\nand -1.5 2.0\n"));
+        QAction* openData = menuAction(QStringLiteral("&File"), QStringLiteral("Open &data file"));
+        QVERIFY(openData);
+        QSignalSpy failed(w_->dataService(), &DataService::failed);
+        const struct {
+            QString file;
+            qs::Shape shape;
+        } files[] = {{npy, {2, 3}}, {vec, {3, 2}}};
+        for (const auto& f : files) {
+            answerNextDialog(f.file);
+            openData->trigger();
+            QVERIFY(settle());
+            QCOMPARE(QFileInfo(model_->dataSource().path), QFileInfo(f.file));
+            QVERIFY(!model_->dataSource().isModelTensor());
+            QCOMPARE(w_->dataService()->dataset()->shape, f.shape);
+            QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+            QCOMPARE(dock()->currentTensor(), QString());  // no row stands for a data file
+        }
+        // The model stays open: a click on its tensor explores it again.
+        CHECK(clickTensor(kernel));
+        QCOMPARE(w_->dataService()->dataset()->shape, (qs::Shape{1, 3, 3, 16}));
     }
 
     // `quantscope MODEL_FILE --tensor NAME`: the argument goes to the model reader (not to the
