@@ -66,10 +66,7 @@ ModelDock::ModelDock(ModelFileController* controller, QWidget* parent)
     layout->addWidget(view_, 1);
     layout->addLayout(buttons);
 
-    connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
-        proxy_->setFilterFixedString(text);
-        if (!text.isEmpty()) view_->expandAll();
-    });
+    connect(filter_, &QLineEdit::textChanged, this, &ModelDock::applyFilter);
     connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] {
         updateButtons();
         const QString name = currentTensor();
@@ -98,7 +95,27 @@ QString ModelDock::currentTensor() const {
     return view_->currentIndex().siblingAtColumn(0).data(TensorTreeModel::TensorNameRole).toString();
 }
 
+void ModelDock::applyFilter(const QString& text) {
+    // Rows the filter takes out move the view's current row to a neighbour: that is the
+    // view's housekeeping, not a choice, so the explorer's data stays. The row of the
+    // explorer's tensor is current again whenever the filter lets it through.
+    following_ = true;
+    proxy_->setFilterFixedString(text);
+    following_ = false;
+    if (!text.isEmpty()) view_->expandAll();
+    showSelection(controller_->selectedTensor());
+}
+
+void ModelDock::fitColumns() {
+    // Sized to the rows' contents (the name column at most 440 px, the last one stretches);
+    // done with every row listed, never with a filter that hides them.
+    for (int c = 0; c < TensorTreeModel::ColumnCount; ++c) view_->resizeColumnToContents(c);
+    view_->setColumnWidth(0, std::min(view_->columnWidth(0), 440));
+}
+
 void ModelDock::refresh() {
+    // Another model: the previous model's filter would hide its tensors.
+    filter_->clear();
     tensors_->setModel(controller_->model());
     const auto model = controller_->model();
     if (!model) {
@@ -114,8 +131,7 @@ void ModelDock::refresh() {
         header_->setToolTip(controller_->path());
     }
     view_->expandAll();
-    for (int c = 0; c < TensorTreeModel::ColumnCount; ++c) view_->resizeColumnToContents(c);
-    view_->setColumnWidth(0, std::min(view_->columnWidth(0), 440));
+    fitColumns();
     showSelection(controller_->selectedTensor());
 }
 

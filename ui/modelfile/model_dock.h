@@ -38,6 +38,8 @@ signals:
 
 private:
     void refresh();
+    void applyFilter(const QString& text);
+    void fitColumns();
     void showSelection(const QString& name);
     void updateButtons();
     void showContextMenu(const QPoint& pos);
