@@ -17,6 +17,7 @@ private slots:
     void dataFilesAndABrokenFile();
     void keyboardShortcuts();
     void curveDrawnAheadOfStatistics();
+    void outOfRangeTypingIsRefusedVisibly();
 };
 
 enum InvalidCase { MaxBelowMin, TpuOneBucket, MinCombinedHalfToEven, AxisBeyondRank };
@@ -390,6 +391,51 @@ void TstMainWindowEdits::curveDrawnAheadOfStatistics() {
     CHECK(verifyShowsModel());  // the full result adopted, its curve the one drawn
     QVERIFY(w_->lastResult() != before);
     QCOMPARE(replots, 1);
+}
+
+// A value typed beyond a field's range is not cut to its first digits: the text stays as
+// typed until the edit ends, then the nearest allowed value is set and a notice under the
+// form says so; the next good edit takes the notice away.
+void TstMainWindowEdits::outOfRangeTypingIsRefusedVisibly() {
+    CHECK(selectData("opCombo", int(qs::QuantOp::QuantizeAndDequantizeV2)));
+    QVERIFY(settle());
+    auto* bits = child<QSpinBox>("numBitsSpin");
+    QVERIFY(bits);
+    bits->setFocus();
+    bits->selectAll();
+    QTest::keyClicks(bits, QStringLiteral("99"));
+    QCOMPARE(bits->text(), QStringLiteral("99"));  // not 9
+    QTest::keyClick(bits, Qt::Key_Enter);
+    QCOMPARE(bits->value(), bits->maximum());
+    QCOMPARE(model_->spec().num_bits, bits->maximum());
+    auto* notice = child<QLabel>("parameterRangeNotice");
+    QVERIFY(notice && notice->isVisible());
+    QCOMPARE(notice->text(), QStringLiteral("num_bits: 99 is above the maximum, %1: set to %1.").arg(bits->maximum()));
+    CHECK(typeInto("numBitsSpin", QStringLiteral("6")));
+    QCOMPARE(model_->spec().num_bits, 6);
+    QVERIFY(notice->isHidden());
+
+    w_->findChild<QDockWidget*>(QStringLiteral("dataDock"))->raise();
+    QVERIFY(QTest::qWaitFor([this] { return child<QWidget>("countSpin")->isVisible(); }));
+    auto* count = child<QSpinBox>("countSpin");
+    auto* dataNotice = child<QLabel>("dataRangeNotice");
+    QVERIFY(dataNotice && dataNotice->isHidden());
+    count->setFocus();
+    count->selectAll();
+    QTest::keyClicks(count, QStringLiteral("999999999999"));
+    QCOMPARE(count->text(), QStringLiteral("999999999999"));  // not 9,999,999
+    QTest::keyClick(count, Qt::Key_Enter);
+    QCOMPARE(count->value(), 10'000'000);
+    QVERIFY2(model_->dataSource().generator.startsWith(QLatin1String("normal:n=10000000,")),
+             qPrintable(model_->dataSource().generator));
+    QVERIFY(dataNotice->isVisible());
+    const QString max = QLocale().toString(10'000'000);
+    QCOMPARE(dataNotice->text(), QStringLiteral("Samples: 999999999999 is above the maximum, %1: set to %1.").arg(max));
+    // Below the minimum the same, from the other side.
+    CHECK(typeInto("countSpin", QStringLiteral("0")));
+    QCOMPARE(count->value(), 1);
+    QCOMPARE(dataNotice->text(), QStringLiteral("Samples: 0 is below the minimum, 1: set to 1."));
+    QVERIFY(settle());
 }
 
 QTEST_MAIN(TstMainWindowEdits)

@@ -13,6 +13,7 @@
 
 #include "core/data/generator_spec.h"
 #include "ui/model/explorer_model.h"
+#include "ui/panels/range_checked_spin_box.h"
 
 namespace qs::ui {
 
@@ -58,7 +59,7 @@ void DataPanel::buildForm() {
         "textbook case: error uniform on ±Δ/2), a full-scale <b>sine</b> (the 6.02·b + "
         "1.76 dB rule), and a normal <b>mixture</b> with rare large outliers.</p>"));
 
-    countSpin_ = new QSpinBox;
+    countSpin_ = new RangeCheckedSpinBox;
     countSpin_->setObjectName("countSpin");
     countSpin_->setRange(1, 10'000'000);
     countSpin_->setGroupSeparatorShown(true);
@@ -77,7 +78,7 @@ void DataPanel::buildForm() {
         "product of the dimensions (at most 10,000,000). Empty: one dimension of <i>Samples</i> "
         "values.</p>"));
 
-    seedSpin_ = new QSpinBox;
+    seedSpin_ = new RangeCheckedSpinBox;
     seedSpin_->setObjectName("seedSpin");
     seedSpin_->setRange(0, std::numeric_limits<int>::max());
     seedSpin_->setKeyboardTracking(false);
@@ -92,7 +93,7 @@ void DataPanel::buildForm() {
     form->addRow(tr("Seed"), seedSpin_);
     for (int i = 0; i < 3; ++i) {
         paramLabels_[i] = new QLabel;
-        paramSpins_[i] = new QDoubleSpinBox;
+        paramSpins_[i] = new RangeCheckedDoubleSpinBox;
         paramSpins_[i]->setObjectName(QStringLiteral("generatorParam%1").arg(i));
         paramSpins_[i]->setRange(-1e9, 1e9);
         paramSpins_[i]->setDecimals(4);
@@ -134,12 +135,16 @@ void DataPanel::buildForm() {
     infoLabel_->setWordWrap(true);
     infoLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    QLabel* rangeNotice = makeRangeNoticeLabel(QStringLiteral("dataRangeNotice"));
+
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(rangeNotice);
     layout->addWidget(errorLabel_);
     layout->addWidget(openButton_);
     layout->addWidget(infoLabel_);
     layout->addStretch(1);
+    watchRanges(this, form, rangeNotice);  // once the fields are the panel's children
 }
 
 void DataPanel::relabelParameters(const QString& kind) {

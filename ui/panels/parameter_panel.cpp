@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "ui/model/explorer_model.h"
+#include "ui/panels/range_checked_spin_box.h"
 
 namespace qs::ui {
 
@@ -39,7 +40,7 @@ void selectEnum(QComboBox* combo, Enum value) {
 }
 
 QDoubleSpinBox* makeDoubleSpin(const QString& objectName, double lo, double hi, int decimals) {
-    auto* spin = new QDoubleSpinBox;
+    auto* spin = new RangeCheckedDoubleSpinBox;
     spin->setObjectName(objectName);
     spin->setRange(lo, hi);
     spin->setDecimals(decimals);
@@ -80,7 +81,7 @@ QString fieldSuffix(AttrKind kind) {
 int clampToInt(double v) { return static_cast<int>(std::clamp(v, double(INT32_MIN), double(INT32_MAX))); }
 
 QSpinBox* makeIntSpin(const QString& objectName, int lo, int hi) {
-    auto* spin = new QSpinBox;
+    auto* spin = new RangeCheckedSpinBox;
     spin->setObjectName(objectName);
     spin->setRange(lo, hi);
     spin->setKeyboardTracking(false);
@@ -204,10 +205,14 @@ void ParameterPanel::buildForm() {
     form_->addRow(QStringLiteral("max_range"), maxRangeSpin_);
     form_->addRow(QString(), fromDataButton_);
 
+    rangeNotice_ = makeRangeNoticeLabel(QStringLiteral("parameterRangeNotice"));
+
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form_);
+    layout->addWidget(rangeNotice_);
     layout->addWidget(errorLabel_);
     layout->addStretch(1);
+    watchRanges(this, form_, rangeNotice_);  // once the fields are the panel's children
 }
 
 void ParameterPanel::connectWidgetsToModel() {

@@ -58,6 +58,7 @@ private:
     QDoubleSpinBox* maxRangeSpin_ = nullptr;
     QPushButton* fromDataButton_ = nullptr;
     QLabel* errorLabel_ = nullptr;
+    QLabel* rangeNotice_ = nullptr;  // a typed value out of its field's range, and what was set
 };
 
 }  // namespace qs::ui
