@@ -3,6 +3,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <climits>
 
 namespace qs::modelfile::onnx_wire {
@@ -131,6 +132,34 @@ std::string keepTail(std::string s, size_t max = 240) {
     return "\u2026 " + s.substr(cut);
 }
 
+// "not an ONNX (protobuf) file: ...", with the text the file starts with when it is text.
+// Text: printable ASCII, tabs and line ends, and well-formed UTF-8 sequences (the last one
+// may be cut by the end of `head`).
+bool looksLikeText(std::string_view head) {
+    if (head.empty()) return false;
+    for (size_t i = 0; i < head.size();) {
+        const auto u = static_cast<unsigned char>(head[i]);
+        if (u < 0x80) {
+            if ((u < 0x20 && u != '\n' && u != '\r' && u != '\t') || u == 0x7f) return false;
+            ++i;
+            continue;
+        }
+        const size_t length = u >= 0xf0 && u <= 0xf4 ? 4 : u >= 0xe0 ? 3 : u >= 0xc2 && u < 0xe0 ? 2 : 0;
+        if (length == 0 || u > 0xf4) return false;
+        for (size_t k = 1; k < length && i + k < head.size(); ++k)
+            if ((static_cast<unsigned char>(head[i + k]) & 0xc0) != 0x80) return false;
+        i += length;
+    }
+    return true;
+}
+
+std::string notProtobuf(std::string_view bytes, const std::string& what) {
+    const std::string_view head = bytes.substr(0, 256);
+    if (!looksLikeText(head)) return "not an ONNX (protobuf) file: " + what;
+    const std::string_view line = head.substr(0, head.find_first_of("\r\n"));
+    return "not an ONNX (protobuf) file: it holds text (\"" + shortText(line, 40) + "\")";
+}
+
 bool isDefaultDomain(const std::string& domain) { return domain.empty() || domain == "ai.onnx"; }
 
 bool isWeightUse(const std::string& op) {
@@ -144,16 +173,21 @@ public:
     bool model(Span span) {
         Wire w(whole_, span);
         bool sawGraph = false;
+        // Bytes that break the wire format before any graph are no protobuf at all (a text
+        // file renamed .onnx): that is the news, not the wire type its bytes happen to spell.
+        const auto broken = [&](const std::string& what) {
+            return fail(sawGraph ? what : notProtobuf(whole_, what));
+        };
         while (!w.atEnd()) {
             uint32_t field = 0, type = 0;
-            if (!w.next(field, type)) return fail(w.error());
+            if (!w.next(field, type)) return broken(w.error());
             if (field == onnx::ModelProto::kGraphFieldNumber && type == kLength) {
                 Span graphSpan;
-                if (!w.length(graphSpan)) return fail(w.error());
+                if (!w.length(graphSpan)) return fail(w.error());  // a model cut short
                 if (!graph(graphSpan, -1, "", 0)) return false;
                 sawGraph = true;
             } else if (!w.skip(type)) {
-                return fail(w.error());
+                return broken(w.error());
             }
         }
         return sawGraph || fail("no graph in it (is it an ONNX model?)");

@@ -580,11 +580,18 @@ void TstModelOnnx::hostileFiles_data() {
     // graph (field 7) of a claimed 100 bytes with 3 present.
     QTest::newRow("length past the end") << qb(std::string("\x3a\x64\x0a\x01w", 5)) << "runs past the end of its message";
     QTest::newRow("truncated varint") << qb(std::string("\x08\xff\xff", 3)) << "a varint is truncated";
-    QTest::newRow("truncated tag") << qb(std::string("\xff", 1)) << "a field tag is truncated or zero";
-    QTest::newRow("group wire type") << qb(std::string("\x0b", 1)) << "group field";
+    QTest::newRow("truncated tag") << qb(std::string("\xff", 1))
+                                   << "not an ONNX (protobuf) file: a field tag is truncated or zero";
+    QTest::newRow("UTF-8 text") << QByteArray("caf\xc3\xa9 cr\xc3\xa8me") << "it holds text (\"caf\xc3\xa9 cr\xc3\xa8me\")";
+    QTest::newRow("group wire type") << qb(std::string("\x0b", 1))
+                                     << "test.onnx: not an ONNX (protobuf) file: a group field (wire type 3)";
     QTest::newRow("no graph") << qb(std::string("\x08\x07", 2)) << "no graph in it";
     QTest::newRow("empty file") << QByteArray() << "no graph in it";
-    QTest::newRow("text file") << QByteArray("hello, not a model\n") << "test.onnx: ";
+    // Text renamed .onnx: said to be text, not parsed as wire types ('l' spells a group).
+    QTest::newRow("text file") << QByteArray("hello, not a model\nsecond line")
+                               << "test.onnx: not an ONNX (protobuf) file: it holds text (\"hello, not a model\")";
+    QTest::newRow("long text line") << QByteArray("The quick brown fox jumps over the lazy dog, twice over.")
+                                    << "it holds text (\"The quick brown fox jumps over the lazy \u2026\")";
     // An initializer's raw_data claiming one byte more than its message holds: the place is named.
     std::string longer = good;
     const size_t raw = longer.find(std::string("\x4a\x08", 2));  // raw_data (9), 8 bytes
