@@ -7,6 +7,7 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -41,9 +42,9 @@ public:
     const flatbuffers::String* string(const Table* t, flatbuffers::voffset_t field);
     template <typename T>
     const Vector<T>* vector(const Table* t, flatbuffers::voffset_t field) {
-        if (!ok_ || !t->VerifyOffset(verifier_, field)) return fail<Vector<T>>();
+        if (!ok_ || !t->VerifyOffset(verifier_, field)) return failAt<Vector<T>>(t, field, sizeof(T));
         const auto* v = t->GetPointer<const Vector<T>*>(field);
-        return verifier_.VerifyVector(v) ? v : fail<Vector<T>>();
+        return verifier_.VerifyVector(v) ? v : failAt<Vector<T>>(t, field, sizeof(T));
     }
     // A scalar field (its default when absent).
     template <typename T>
@@ -58,6 +59,11 @@ public:
     static bool has(const Table* t, flatbuffers::voffset_t field) { return t->CheckField(field); }
 
     bool failed() const { return !ok_; }
+    // How many bytes the flatbuffer needs at least, as far as a check that failed could tell
+    // (an offset, a vector or a table reaching past the end): above the size of the bytes
+    // when the file is cut short; 0 when no check ran past the end.
+    uint64_t bytesNeeded() const { return needed_; }
+    uint64_t size() const { return size_; }
     // Where a pointer into the verified bytes sits, from the start of `bytes`.
     size_t offsetOf(const void* p) const { return static_cast<size_t>(static_cast<const uint8_t*>(p) - base_); }
 
@@ -68,11 +74,23 @@ private:
         return nullptr;
     }
     bool verifyTableStart(const Table* t);
+    // fail(), noting how far the field's offset (and the vector of `elementSize`-byte
+    // elements it points at) reaches when that is past the end.
+    template <typename T>
+    const T* failAt(const Table* t, flatbuffers::voffset_t field, size_t elementSize) {
+        noteReach(t, field, elementSize);
+        return fail<T>();
+    }
+    void noteReach(const Table* t, flatbuffers::voffset_t field, size_t elementSize);
+    void noteReach(uint64_t end) { needed_ = std::max(needed_, end); }
+    // The table at `at` (its start read, as far as it lies inside): where it and its vtable end.
+    void noteTableReach(uint64_t at);
 
     const uint8_t* base_;
     size_t size_;
     flatbuffers::Verifier verifier_;
     bool ok_ = true;
+    uint64_t needed_ = 0;
 };
 
 }  // namespace qs::modelfile

@@ -115,6 +115,7 @@ protected:
 private:
     using Table = VerifiedFlatBuffer::Table;
 
+    Status readTables(VerifiedFlatBuffer& fb);
     Status readTensor(VerifiedFlatBuffer& fb, const Table* tensor, const VerifiedFlatBuffer::TableVector* buffers,
                       size_t subgraph, uint32_t index);
     // "LABEL: tensor 'NAME' (subgraph S, tensor T): what", before the tensor is listed.
@@ -139,8 +140,21 @@ private:
 };
 
 Status TfliteFile::read() {
-    const std::string_view file = bytes_->view();
-    VerifiedFlatBuffer fb(file, kMaxTables);
+    VerifiedFlatBuffer fb(bytes_->view(), kMaxTables);
+    Status status = readTables(fb);
+    // A check that failed because the flatbuffer runs past the end of the bytes: a file cut
+    // short (a download or copy that stopped). That is what to say first; the check follows.
+    if (!status && fb.bytesNeeded() > fb.size()) {
+        std::string what = status.error().message;
+        if (const std::string prefix = label() + ": "; what.starts_with(prefix)) what.erase(0, prefix.size());
+        return fileError("truncated: the file is " + std::to_string(fb.size()) +
+                         " bytes, the flatbuffer needs at least " + std::to_string(fb.bytesNeeded()) + " (" + what +
+                         ")");
+    }
+    return status;
+}
+
+Status TfliteFile::readTables(VerifiedFlatBuffer& fb) {
     const Table* model = fb.root("TFL3");
     if (!model) return fileError("not a TFLite model (no valid flatbuffer with the identifier TFL3)");
     const auto* subgraphs = fb.tables(model, model_field::subgraphs);
