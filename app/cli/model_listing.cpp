@@ -53,9 +53,15 @@ std::string shapeText(const Shape& s) {
     return out + "]";
 }
 
-std::string sizeText(const modelfile::TensorInfo& t) {
-    const int64_t n = numElements(t.shape);
-    return (n < 0 ? std::string("?") : std::to_string(n)) + " (" + bytesText(t.byteSize()) + ")";
+// 8640 -> "8,640": a count read at a glance, and never taken for the byte size beside it.
+std::string groupedCount(int64_t n) {
+    if (n < 0) return "?";
+    std::string digits = std::to_string(n), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
 }
 
 std::string zeroPointsText(const std::vector<int64_t>& zp) {
@@ -79,22 +85,27 @@ std::string quantizationText(const modelfile::TensorInfo& info) {
 
 std::string listingTable(const modelfile::ModelFile& model) {
     const auto& tensors = model.tensors();
-    std::vector<std::array<std::string, 5>> rows;
-    rows.push_back({"name", "shape", "dtype", "size", "quantization"});
+    // The element count and the byte size in columns of their own, numbers right-aligned.
+    constexpr size_t kColumns = 6;
+    constexpr std::array<bool, kColumns> rightAligned{false, false, false, true, true, false};
+    std::vector<std::array<std::string, kColumns>> rows;
+    rows.push_back({"name", "shape", "dtype", "elements", "bytes", "quantization"});
     for (const auto& t : tensors)
-        rows.push_back({t.name, shapeText(t.shape), t.dtype_name, sizeText(t), quantizationText(t)});
-    std::array<size_t, 5> width{};
+        rows.push_back({t.name, shapeText(t.shape), t.dtype_name, groupedCount(numElements(t.shape)),
+                        bytesText(t.byteSize()), quantizationText(t)});
+    std::array<size_t, kColumns> width{};
     for (const auto& r : rows)
-        for (size_t c = 0; c < 4; ++c) width[c] = std::max(width[c], r[c].size());
+        for (size_t c = 0; c + 1 < kColumns; ++c) width[c] = std::max(width[c], r[c].size());
     std::string out = model.label() + ": " + std::string(model.format()) + ", " + std::to_string(tensors.size()) +
                       (tensors.size() == 1 ? " tensor\n" : " tensors\n");
     for (const auto& r : rows) {
         std::string line;
-        for (size_t c = 0; c < 4; ++c) {
-            line += r[c];
-            line.append(width[c] - r[c].size() + 2, ' ');
+        for (size_t c = 0; c + 1 < kColumns; ++c) {
+            const std::string pad(width[c] - r[c].size(), ' ');
+            line += rightAligned[c] ? pad + r[c] : r[c] + pad;
+            line += "  ";
         }
-        out += line + r[4] + "\n";
+        out += line + r[kColumns - 1] + "\n";
     }
     return out;
 }

@@ -136,6 +136,28 @@ private slots:
         QVERIFY(r.err.contains("weights.xyz"));
     }
 
+    // Files that are not what their name says, or were cut short, are named as such: a text
+    // file renamed .onnx is no protobuf, a TFLite file cut in half says by how much.
+    void wrongAndTruncatedFilesSayWhatIsWrong() {
+        QTemporaryDir dir;
+        const QString text = writeFile(dir, "notes.onnx", "hello, this is not a model\n");
+        Run r = runCli({"model", text, "--list"});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.errLines().size(), 1);
+        QVERIFY2(r.err.contains("notes.onnx: not an ONNX (protobuf) file: it holds text (\"hello, this is not a model\")"),
+                 qPrintable(r.err));
+        QVERIFY2(!r.err.contains("wire type"), qPrintable(r.err));
+        QFile tflite(model("tflite/person_detect.tflite"));
+        QVERIFY(tflite.open(QIODevice::ReadOnly));
+        const QByteArray whole = tflite.readAll();
+        const QString cut = writeFile(dir, "cut.tflite", whole.left(whole.size() / 2));
+        r = runCli({"model", cut, "--list"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("cut.tflite: truncated: the file is %1 bytes, the flatbuffer needs at least ")
+                                    .arg(whole.size() / 2)),
+                 qPrintable(r.err));
+    }
+
     void unknownTensorListsTheNearNames() {
         const QString st = model("safetensors/test-model-int8.safetensors");
         QTemporaryDir dir;
@@ -172,10 +194,16 @@ private slots:
         const QStringList lines = r.outLines();
         QCOMPARE(lines.size(), 3);
         QVERIFY(lines[0].contains("safetensors, 1 tensor"));
-        for (const char* column : {"name", "shape", "dtype", "size", "quantization"}) QVERIFY(lines[1].contains(column));
-        QVERIFY2(lines[2].contains("embeddings") && lines[2].contains("[29528, 2]") && lines[2].contains("int8") &&
-                     lines[2].contains("59056"),
+        // The element count and the byte size are separate columns, each under its name.
+        const QStringList header = lines[1].split(' ', Qt::SkipEmptyParts);
+        QCOMPARE(header, (QStringList{"name", "shape", "dtype", "elements", "bytes", "quantization"}));
+        QVERIFY2(lines[2].contains("embeddings") && lines[2].contains("[29528, 2]") && lines[2].contains("int8"),
                  qPrintable(lines[2]));
+        // Right-aligned under their headers: each ends where its header ends.
+        const auto endOf = [](const QString& line, const QString& text) { return line.indexOf(text) + text.size(); };
+        QCOMPARE(endOf(lines[2], "59,056"), endOf(lines[1], "elements"));
+        QCOMPARE(endOf(lines[2], "57.7 KiB"), endOf(lines[1], "bytes"));
+        QVERIFY2(!lines[2].contains("("), qPrintable(lines[2]));  // no "59056 (57.7 KiB)"
     }
 
     // --npy gives the stored floats bit for bit; --raw the stored int8 bytes as '|i1'.
