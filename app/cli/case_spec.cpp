@@ -99,7 +99,8 @@ Result<QuantSpec> caseSpecFromJson(const QByteArray& json, const std::string& pa
         const QJsonArray list = cases.toArray();
         if (list.size() != 1)
             return inputError(path + ": holds " + std::to_string(list.size()) +
-                              " cases; give exactly one");
+                              " cases; give exactly one (ready one-case files for the common ops are in "
+                              "share/quantscope/cases)");
         if (!list.at(0).isObject()) return inputError(path + ": cases[0] must be an object");
         object = list.at(0).toObject();
     }

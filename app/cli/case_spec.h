@@ -23,7 +23,7 @@ std::span<const std::string_view> caseSpecOps();
 
 // Error kind "InputError"; messages such as
 //   case.json: field "attrs.mode" Mode string must be 'MIN_COMBINED', 'MIN_FIRST', or 'SCALED', is 'FOO'
-//   case.json: holds 3 cases; give exactly one
+//   case.json: holds 3 cases; give exactly one (ready one-case files ... share/quantscope/cases)
 //   case.json: field "op" names an unknown op "Foo" (supported: QuantizeV2, ...)
 Result<QuantSpec> caseSpecFromJson(const QByteArray& json, const std::string& path);
 Result<QuantSpec> readCaseSpec(const std::string& path);

@@ -18,6 +18,10 @@ expected=(usr/bin/quantscope usr/bin/quantscope-cli
 for size in 16 22 24 32 48 64 128 256; do
     expected+=("usr/share/icons/hicolor/${size}x${size}/apps/quantscope.png")
 done
+# The ready one-case files of `quantscope-cli ... --case`, every one of resources/cases.
+for case_file in "$SOURCE_DIR"/resources/cases/*.json; do
+    expected+=("usr/share/quantscope/cases/$(basename "$case_file")")
+done
 (cd "$ROOT" && find . -type f | sed 's|^\./||' | sort) >"$SCRATCH/files"
 printf '%s\n' "${expected[@]}" | sort >"$SCRATCH/expected"
 expect "installed files are exactly the expected $(wc -l <"$SCRATCH/expected")" \
