@@ -14,8 +14,7 @@
 #include "app/cli/analysis_report.h"
 #include "app/cli/case_spec.h"
 #include "app/cli/cmd_common.h"
-#include "app/cli/data_input.h"
-#include "core/data/load_file.h"
+#include "app/cli/session_input.h"
 
 namespace qs::cli {
 
@@ -26,9 +25,10 @@ namespace {
 constexpr const char* kCommand = "analyze";
 constexpr size_t kMaxCompared = 4;
 
-constexpr std::array<OptionSpec, 13> kOptions{{
+constexpr std::array<OptionSpec, 14> kOptions{{
     {"", "--png", true},
     {"", "--case", true},
+    {"", "--session", true},
     {"", "--data", true},
     {"", "--generate", true},
     {"", "--json", true},
@@ -107,7 +107,8 @@ struct Settings {
     analysis::CalibrationOptions calibration;
 };
 
-// The options that belong to one analysis only, and their checks.
+// The options that belong to one analysis only, and their checks. `s` comes in with the
+// session's choices (or the defaults); the options given override them.
 std::optional<std::string> readSettings(Analysis which, const ParsedArgs& a, Settings& s) {
     auto value = [&a](std::string_view key) { return a.values.find(key)->second; };
     auto only = [&a](std::string_view key, bool allowed, const char* analyses)
@@ -154,8 +155,29 @@ std::optional<std::string> readSettings(Analysis which, const ParsedArgs& a, Set
     if (a.has("--bins") && (!parseInteger(value("--bins"), s.calibration.bins) ||
                             s.calibration.bins < 2 || s.calibration.bins > 65536))
         return "--bins must be an integer in 2..65536, is '" + value("--bins") + "'";
-    s.calibration.symmetric = !a.has("--asymmetric");
+    if (a.has("--asymmetric")) s.calibration.symmetric = false;
     return std::nullopt;
+}
+
+// A session's configurations: the explorer's parameters, or for compare the configurations
+// of the window's Compare tab (the explorer's parameters when it holds none).
+std::vector<AnalysisSource> sessionSources(Analysis which, const std::string& path, const ui::Session& session) {
+    const std::vector<QuantSpec>& compared = session.analysis.compared;
+    if (which != Analysis::Compare || compared.empty()) return {{path, session.spec}};
+    std::vector<AnalysisSource> sources;
+    for (size_t i = 0; i < compared.size(); ++i)
+        sources.push_back({path + ": configuration " + std::to_string(i + 1), compared[i]});
+    return sources;
+}
+
+// The theory line the window's Bit sweep draws for the session's own data: a uniform or sine
+// generator's, else the measured power.
+analysis::DataKind sessionTheory(const ui::Session& session) {
+    if (session.data.isFile()) return analysis::DataKind::Other;
+    const QString kind = session.data.generator.section(QLatin1Char(':'), 0, 0).trimmed();
+    if (kind == QLatin1String("uniform")) return analysis::DataKind::Uniform;
+    if (kind == QLatin1String("sine")) return analysis::DataKind::Sine;
+    return analysis::DataKind::Other;
 }
 
 // "CASE: Kind: message" for a failure of the analysis on that case's spec.
@@ -185,7 +207,9 @@ int runAnalyze(const std::vector<std::string>& args) {
         return usageError("unknown analysis '" + a.positional.front() +
                           "' (analyses: sweep-bits, sweep-clip, calibrate, compare)");
     const std::string name(which->name);
-    if (cases.empty()) return usageError(name + ": no parameters: give --case CASE.json");
+    if (!cases.empty() && a.has("--session")) return usageError("give --case or --session, not both");
+    if (cases.empty() && !a.has("--session"))
+        return usageError(name + ": no parameters: give --case CASE.json or --session FILE.qscope");
     if (which->analysis == Analysis::Compare ? cases.size() > kMaxCompared : cases.size() > 1)
         return usageError(which->analysis == Analysis::Compare
                               ? "compare takes at most 4 --case options, got " +
@@ -194,7 +218,7 @@ int runAnalyze(const std::vector<std::string>& args) {
                                     " (several are for compare)");
     if (a.has("--data") && a.has("--generate"))
         return usageError("give --data or --generate, not both");
-    for (const char* key : {"--json", "--csv", "--png", "--data", "--generate"})
+    for (const char* key : {"--json", "--csv", "--png", "--data", "--generate", "--session"})
         if (a.has(key) && value(key).empty())
             return usageError(std::string("empty value for ") + key);
     if (value("--json") == "-" && value("--csv") == "-")
@@ -204,15 +228,25 @@ int runAnalyze(const std::vector<std::string>& args) {
 
     // The parameters, then the data: a bad case is reported before a large file is read.
     std::vector<AnalysisSource> sources;
+    std::optional<ui::Session> session;
     for (const std::string& path : cases) {
         Result<QuantSpec> spec = readCaseSpec(path);
         if (!spec) return reportInputError(kCommand, spec.error().message);
         sources.push_back({path, *spec});
     }
-    Result<data::Dataset> dataset = a.has("--data")
-                                        ? data::loadDataFile(value("--data"))
-                                        : generateData(a.has("--generate") ? value("--generate")
-                                                                           : kDefaultGenerator);
+    if (a.has("--session")) {
+        Result<ui::Session> read = readSessionFile(value("--session"));
+        if (!read) return reportInputError(kCommand, read.error().message);
+        session = std::move(read).value();
+        sources = sessionSources(which->analysis, value("--session"), *session);
+        settings.calibration = session->analysis.calibration;
+        if (!a.has("--data") && !a.has("--generate")) settings.theory = sessionTheory(*session);
+        readSettings(which->analysis, a, settings);  // the options given win over the session's
+    }
+    DataChoice choice;
+    if (a.has("--data")) choice.file = value("--data");
+    if (a.has("--generate")) choice.generator = value("--generate");
+    const Result<data::Dataset> dataset = loadInputData(choice, session ? &*session : nullptr);
     if (!dataset) return reportInputError(kCommand, dataset.error().message);
     const DataSummary summary{dataset->label, static_cast<int64_t>(dataset->values.size())};
     const std::span<const float> values(dataset->values);
@@ -306,10 +340,12 @@ extern const Command analyzeCommand;
 const Command analyzeCommand{
     "analyze",
     "Bit-width and clipping sweeps, calibration, comparisons as JSON/CSV",
-    R"(Usage: quantscope-cli analyze sweep-bits|sweep-clip|calibrate --case CASE.json
+    R"(Usage: quantscope-cli analyze sweep-bits|sweep-clip|calibrate
+                            (--case CASE.json | --session FILE.qscope)
                             [--data FILE | --generate KIND:key=value,...]
                             [--json F] [--csv F] [--png F] [analysis options]
-       quantscope-cli analyze compare --case A.json [--case B.json ... up to 4]
+       quantscope-cli analyze compare (--case A.json [--case B.json ... up to 4] |
+                            --session FILE.qscope)
                             [--data FILE | --generate ...] [--json F] [--csv F] [--png F]
 
 Runs the analysis views' computations on one data set and writes their numbers. Without
@@ -343,13 +379,19 @@ Analyses, their CSV columns and what the JSON adds:
 Parameters and data (as for 'quantscope-cli export'):
   --case CASE.json       one case in the test vectors' schema (see 'export --help');
                          compare takes it up to four times
+  --session FILE.qscope  a session saved by the window, instead of --case: its parameters
+                         (per-channel ranges from each channel's data included), its data
+                         unless --data or --generate is given, its Calibration settings
+                         (the options below win), for compare the configurations of its
+                         Compare tab (its parameters when it has none), for sweep-bits the
+                         theory its generator gives in the window (uniform, sine)
   --data FILE            .npy, .csv/.tsv/.txt or .vec
   --generate SPEC        uniform:n=,seed=,low=,high=   normal:n=,seed=,mean=,std=
                          laplace:n=,seed=,loc=,scale=  sine:n=,amplitude=
                          mixture:n=,seed=,std=,outlier_fraction=,outlier_scale=
                          shape=AxBx... with any kind: the samples in that shape
                          (e.g. normal:shape=64x1024; n is the product or left out)
-                         (default normal:n=100000,seed=1)
+                         (default: the session's data; with --case normal:n=100000,seed=1)
 
 Analysis options:
   --min-bits B, --max-bits B  sweep-bits: the widths swept (default 2..16);

@@ -14,11 +14,10 @@
 
 #include "app/cli/case_spec.h"
 #include "app/cli/cmd_common.h"
-#include "app/cli/data_input.h"
 #include "app/cli/offscreen_app.h"
+#include "app/cli/session_input.h"
 #include "core/analysis/explorer.h"
 #include "core/data/load_file.h"
-#include "ui/compute/data_service.h"
 #include "ui/model/native_file.h"
 #include "ui/model/session.h"
 #include "ui/plot/plot_frame.h"
@@ -182,29 +181,17 @@ int runExport(const std::vector<std::string>& args) {
         if (!s) return reportInputError(kCommand, s.error().message);
         spec = *s;
     } else {
-        QString error;
-        session = ui::loadSession(value("--session"), &error);
-        if (!session) return reportInputError(kCommand, error.toStdString());
+        Result<ui::Session> s = readSessionFile(value("--session"));
+        if (!s) return reportInputError(kCommand, s.error().message);
+        session = std::move(s).value();
         spec = session->spec;
     }
 
     // The data.
-    Result<data::Dataset> dataset = data::dataError("no data");
-    std::optional<std::string> generator;
-    if (a.has("--data")) {
-        dataset = data::loadDataFile(value("--data"));
-    } else if (a.has("--generate")) {
-        generator = value("--generate");
-    } else if (session && session->data.isModelTensor()) {  // the window's loader, one copy
-        auto loaded = ui::DataService::loadNow(session->data);
-        if (loaded) dataset = **loaded;
-        else dataset = loaded.error();
-    } else if (session && session->data.isFile()) {
-        dataset = data::loadDataFile(ui::nativePath(session->data.path));
-    } else {
-        generator = session ? session->data.generator.toStdString() : kDefaultGenerator;
-    }
-    if (generator) dataset = generateData(*generator);
+    DataChoice choice;
+    if (a.has("--data")) choice.file = value("--data");
+    if (a.has("--generate")) choice.generator = value("--generate");
+    const Result<data::Dataset> dataset = loadInputData(choice, session ? &*session : nullptr);
     if (!dataset) return reportInputError(kCommand, dataset.error().message);
 
     // The computation: the GUI's, with a transfer curve fine enough for the CSV.
@@ -245,6 +232,8 @@ Parameters (one of):
                          narrow_range, axis), QuantizeAndDequantizeV3 (num_bits top-level
                          or in attrs; range_given [true]), TPUSimulatedQuantization (attrs
                          num_buckets, lower, upper). Absent attributes take TF's defaults.
+                         Ready one-case files for the common ops come with QuantScope in
+                         share/quantscope/cases (resources/cases in the sources).
   --session FILE.qscope  a session saved by the window (parameters, data source, the
                          curve's channel, theme, error log scale)
 

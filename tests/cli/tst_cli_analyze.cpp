@@ -3,8 +3,10 @@
 // writer prints the shortest text that reads back), against closed forms (SQNR of uniform
 // data for signed QDQ is 20·log10(2^b − 2)) and against the data itself (min-max range);
 // its CSVs by their documented headers; every error path by exit code 2 and its one line.
+#include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QSignalSpy>
 #include <QSet>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -21,6 +23,10 @@
 #include "core/analysis/explorer.h"
 #include "core/analysis/quant_spec.h"
 #include "core/data/generator_spec.h"
+#include "core/data/npy_writer.h"
+#include "ui/analysis/analysis_service.h"
+#include "ui/compute/data_service.h"
+#include "ui/model/session.h"
 
 #include "tests/cli/cli_process.h"
 
@@ -321,6 +327,118 @@ private slots:
         QVERIFY(table[1].startsWith(qdq8_ + ",QuantizeAndDequantizeV2,"));
     }
 
+    // Every file of resources/cases is one case the CLI takes, and together they cover every
+    // op a case may name.
+    void readyCasesAreAccepted() {
+        const QDir folder(QStringLiteral(QS_SOURCE_DIR "/resources/cases"));
+        const QStringList files = folder.entryList({QStringLiteral("*.json")}, QDir::Files);
+        QVERIFY2(files.size() >= 8, qPrintable(folder.path()));
+        QSet<QString> ops;
+        for (const QString& name : files) {
+            const QString file = folder.filePath(name);
+            const Run r = runCli({"analyze", "compare", "--case", file, "--generate", kNormal, "--json", "-"});
+            QVERIFY2(r.exitCode == 0, qPrintable(name + ": " + r.err));
+            const QJsonObject config = QJsonDocument::fromJson(r.out.toUtf8())["configurations"][0].toObject();
+            const QString op = config["spec"]["op"].toString();
+            QCOMPARE(op, readJson(file)["op"].toString());
+            QVERIFY2(config["stats"]["count"].toInt() == 20000, qPrintable(name));
+            ops.insert(op);
+            const Run exported = runCli({"export", "--case", file, "--generate", kNormal, "--view", "histogram", "--csv", "-"});
+            QVERIFY2(exported.exitCode == 0, qPrintable(name + ": " + exported.err));
+        }
+        QCOMPARE(ops, (QSet<QString>{"QuantizeV2", "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV3",
+                                     "QuantizeAndDequantizeV4", "TPUSimulatedQuantization"}));
+    }
+
+    // --session: the window's session is the parameters (QuantizeV2 per channel, each
+    // channel's range from its own data, which no case can say) and the data; the numbers
+    // are the ones the window's analyses give for it (its AnalysisService on its data).
+    void sessionGivesTheWindowsNumbers() {
+        const qs::Shape shape{2000, 8};
+        std::vector<float> values(2000 * 8);
+        const std::vector<float> normal = generated("normal:n=16000,seed=11");
+        for (size_t i = 0; i < values.size(); ++i) values[i] = normal[i] * float(1 + i % 8);  // channel c: (c+1)·σ
+        const QString npy = dir_.filePath("channels.npy");
+        QVERIFY(qs::data::writeNpy(npy.toStdString(), std::span<const float>(values), shape));
+        qs::ui::Session session;
+        session.spec.op = qs::QuantOp::QuantizeV2;
+        session.spec.T = qs::QType::QInt8;
+        session.spec.mode = qs::QuantizeMode::Scaled;
+        session.spec.axis = 1;
+        session.spec.range_source = qs::RangeSource::FromData;
+        session.data.path = npy;
+        qs::QuantSpec qdq = qdqSpec(4);
+        qdq.min_range = -3;
+        qdq.max_range = 3;
+        session.analysis.compared = {session.spec, qdq};
+        session.analysis.calibration.percentile = 99.9;
+        session.analysis.calibration.symmetric = false;
+        const QString path = dir_.filePath("perchannel.qscope");
+        QString error;
+        QVERIFY2(qs::ui::saveSession(path, session, &error), qPrintable(error));
+
+        auto data = qs::ui::DataService::loadNow(session.data);
+        QVERIFY(data);
+        qs::ui::AnalysisService service;
+        const auto compareStats = [](const QJsonObject& json, const qs::analysis::ErrorStats& s) {
+            for (const auto& [key, value] : {std::pair{"mse", s.mse}, {"sqnr_db", s.sqnr_db}, {"max_abs_error", s.max_abs_error},
+                                             {"fraction_clipped", s.fraction_clipped}})
+                if (json[key].toDouble() != value) return QStringLiteral("%1: %2 against %3").arg(key).arg(json[key].toDouble()).arg(value);
+            return QString();
+        };
+
+        // compare: the configurations of the session's Compare tab.
+        QSignalSpy compared(&service, &qs::ui::AnalysisService::comparisonReady);
+        service.requestComparison(session.analysis.compared, *data);
+        QVERIFY(compared.wait(60000));
+        const auto window = compared.first().first().value<qs::ui::ComparisonPtr>();
+        Run r = runCli({"analyze", "compare", "--session", path, "--json", "-"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonArray configs = QJsonDocument::fromJson(r.out.toUtf8())["configurations"].toArray();
+        QCOMPARE(configs.size(), 2);
+        QCOMPARE(configs[0]["slices"].toInt(), 8);  // per channel
+        for (int i = 0; i < 2; ++i) {
+            const QString diff = compareStats(configs[i]["stats"].toObject(), window->entries[size_t(i)].stats);
+            QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        }
+
+        // calibrate: the session's calibration settings, on its parameters.
+        QSignalSpy calibrated(&service, &qs::ui::AnalysisService::calibrationReady);
+        service.requestCalibration(session.spec, *data, session.analysis.calibration);
+        QVERIFY(calibrated.wait(60000));
+        const auto methods = calibrated.first().first().value<qs::ui::CalibrationPtr>();
+        r = runCli({"analyze", "calibrate", "--session", path, "--json", "-"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(doc["case"].toString(), path);
+        QCOMPARE(doc["percentile"].toDouble(), 99.9);
+        QCOMPARE(doc["symmetric"].toBool(), false);
+        QCOMPARE(doc["data"]["values"].toInt(), 16000);
+        const QJsonArray rows = doc["methods"].toArray();
+        QCOMPARE(size_t(rows.size()), methods->methods.size());
+        for (qsizetype i = 0; i < rows.size(); ++i) {
+            QCOMPARE(float(rows[i]["min"].toDouble()), methods->methods[size_t(i)].min);
+            QCOMPARE(float(rows[i]["max"].toDouble()), methods->methods[size_t(i)].max);
+            const QString diff = compareStats(rows[i]["stats"].toObject(), methods->methods[size_t(i)].stats);
+            QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        }
+        // An option given wins over the session's.
+        r = runCli({"analyze", "calibrate", "--session", path, "--percentile", "99", "--json", "-"});
+        QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8())["percentile"].toDouble(), 99.0);
+
+        // sweep-bits on the session's parameters.
+        QSignalSpy swept(&service, &qs::ui::AnalysisService::bitSweepReady);
+        service.requestBitSweep(session.spec, *data, qs::analysis::DataKind::Other);
+        QVERIFY(swept.wait(60000));
+        const auto sweep = swept.first().first().value<qs::ui::BitSweepPtr>();
+        r = runCli({"analyze", "sweep-bits", "--session", path, "--json", "-"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonArray bitRows = QJsonDocument::fromJson(r.out.toUtf8())["rows"].toArray();
+        QCOMPARE(size_t(bitRows.size()), sweep->rows.size());
+        for (qsizetype i = 0; i < bitRows.size(); ++i)
+            QCOMPARE(bitRows[i]["sqnr_db"].toDouble(), sweep->rows[size_t(i)].sqnr_db);
+    }
+
     void helpListsTheColumns() {
         const Run r = runCli({"analyze", "--help"});
         QCOMPARE(r.exitCode, 0);
@@ -347,7 +465,16 @@ private slots:
             << QStringList{"analyze", "sweep-foo", "--case", qdq8_}
             << "unknown analysis 'sweep-foo' (analyses: sweep-bits, sweep-clip, calibrate, compare)";
         QTest::newRow("missing --case") << QStringList{"analyze", "sweep-bits"}
-                                        << "sweep-bits: no parameters: give --case CASE.json";
+                                        << "sweep-bits: no parameters: give --case CASE.json or --session FILE.qscope";
+        const QString brokenSession = writeFile(dir_, "broken.qscope", "{\"format\": ");
+        QTest::newRow("--case and --session")
+            << QStringList{"analyze", "calibrate", "--case", qdq8_, "--session", brokenSession}
+            << "give --case or --session, not both";
+        QTest::newRow("broken session") << QStringList{"analyze", "calibrate", "--session", brokenSession}
+                                        << "broken.qscope";
+        QTest::newRow("the test vectors' file of many cases")
+            << QStringList{"analyze", "calibrate", "--case", QStringLiteral(QS_TEST_DATA_DIR "/quantize_v2.json")}
+            << "holds 26 cases; give exactly one (ready one-case files for the common ops are in share/quantscope/cases)";
         QTest::newRow("--case without value") << QStringList{"analyze", "calibrate", "--case"}
                                               << "option '--case' needs a value";
         QTest::newRow("two cases for a sweep")
