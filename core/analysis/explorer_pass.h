@@ -42,11 +42,13 @@ DistinctCounter levelCounter(const SliceQuant& q);
 // The order-free results of one part of the data.
 struct PassShare {
     HistogramCounter data, err;
+    HistogramCounter clipped_data;  // the clipped x alone, in the data histogram's bins
     DistinctCounter levels;  // distinct Q(x) among the pairs without NaN
-    int64_t below = 0, above = 0;  // x below / above its slice's output range
+    int64_t below = 0, above = 0;  // x below / above its slice's clipping range (SliceQuant::clips)
 
     explicit PassShare(const PassSetup& s)
         : data(s.data_lo, s.data_hi, s.data_bins), err(-s.error_span, s.error_span, s.error_bins),
+          clipped_data(s.data_lo, s.data_hi, s.data_bins),
           levels(s.count_levels ? levelCounter(s.slices->front()) : DistinctCounter()) {}
     // `later` covers data after this share's.
     void merge(const PassShare& later);
