@@ -1,5 +1,6 @@
 #include "core/analysis/bit_sweep.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -128,15 +129,29 @@ std::string gapNote(const BitSweep& sweep) {
     if (!anyFinite)
         return "No finite SQNR at any width: the data holds ±inf values, whose error x − Q(x) is "
                "infinite (the Statistics dock shows the same). Filter them out to sweep.";
+    std::string drop;
+    for (size_t i = 1; i < sweep.rows.size(); ++i) {
+        const BitSweepRow &a = sweep.rows[i - 1], &b = sweep.rows[i];
+        if (std::isfinite(a.sqnr_db) && std::isfinite(b.sqnr_db) && b.sqnr_db < a.sqnr_db - 1.0) {
+            drop = "At " + std::to_string(b.bits) + " bits the measured SQNR falls below the " +
+                   std::to_string(a.bits) + "-bit figure: the op computes its codes in float32, which holds "
+                   "integers exactly only up to 2^24, so the widest codes round (the op's own result; "
+                   "explore that width to see which values).";
+            break;
+        }
+    }
     const BitSweepRow& widest = sweep.rows.back();
-    if (widest.clipped == 0 || widest.count == 0) return {};
+    if (widest.clipped == 0 || widest.count == 0) return drop;
     char floor[32];
-    std::snprintf(floor, sizeof floor, "%.1f", widest.sqnr_db);
+    double best = -std::numeric_limits<double>::infinity();
+    for (const BitSweepRow& r : sweep.rows)
+        if (std::isfinite(r.sqnr_db)) best = std::max(best, r.sqnr_db);
+    std::snprintf(floor, sizeof floor, "%.1f", best);
     return "Measured saturates near " + std::string(floor) + " dB: " +
            percentText(static_cast<double>(widest.clipped) / static_cast<double>(widest.count)) +
            " % of the values lie outside the range and are clipped; more bits refine the steps "
            "but not the clipping error (the theory counts granular noise only). Widen the "
-           "range to close the gap.";
+           "range to close the gap." + (drop.empty() ? "" : " " + drop);
 }
 
 }  // namespace

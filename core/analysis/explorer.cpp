@@ -222,7 +222,8 @@ Result<ExplorerResult> computeExplorerStream(const QuantSpec& spec, const data::
     // Scan 1: the data's range, and each slice's when the quantizer takes it from the data.
     // Skipped when the caller knows the range (it depends on the data alone) and the slices
     // do not need theirs.
-    const bool scanFirst = rangesFromData(spec) || !options.data_range;
+    const bool scanFirst = rangesFromData(spec) || !options.data_range ||
+                           !(std::isfinite(options.data_range->first) && std::isfinite(options.data_range->second));
     const double secondFrom = scanFirst ? 0.5 : 0.0;
     StreamRanges ranges;
     if (scanFirst) {
@@ -239,7 +240,7 @@ Result<ExplorerResult> computeExplorerStream(const QuantSpec& spec, const data::
     ExplorerResult r;
     r.spec = spec;
     r.run = prepared->run;
-    auto setup = setUp(r, options, ranges.lo, ranges.hi);
+    auto setup = setUp(r, options, ranges.lo, ranges.hi, &ranges.finite);
     if (!setup) return setup.error();
     if (Status s = attachCurve(r, spec, options); !s) return s.error();
     announceCurve(r, options);

@@ -317,10 +317,17 @@ Result<StreamRanges> scanRanges(const data::FloatStream& data, const SliceLayout
     data::ChunkOptions chunks;
     chunks.chunk_elements = chunk;
     chunks.progress = progress;
+    float finiteLo = inf, finiteHi = -inf;
+    int64_t finite = 0;
     Status s = data::forEachChunk(data, [&](int64_t first, std::span<const float> v) -> Status {
         for (float f : v) {
             lo = f < lo ? f : lo;
             hi = f > hi ? f : hi;
+            // The finite values' extent too (the histogram's window when ±inf are present).
+            const bool ok = std::isfinite(f);
+            finite += ok;
+            finiteLo = ok && f < finiteLo ? f : finiteLo;
+            finiteHi = ok && f > finiteHi ? f : finiteHi;
         }
         if (perSlice)
             sliceExtremes(layout, v.data(), first, static_cast<int64_t>(v.size()), r.slice_mins, r.slice_maxs);
@@ -330,6 +337,9 @@ Result<StreamRanges> scanRanges(const data::FloatStream& data, const SliceLayout
     if (lo > hi) lo = hi = 0.0f;
     r.lo = lo;
     r.hi = hi;
+    r.finite.count = finite;
+    r.finite.min = finite > 0 ? finiteLo : 0.0f;
+    r.finite.max = finite > 0 ? finiteHi : 0.0f;
     for (size_t d = 0; d < r.slice_mins.size(); ++d)
         if (r.slice_mins[d] > r.slice_maxs[d]) r.slice_mins[d] = r.slice_maxs[d] = 0.0f;
     return r;

@@ -18,6 +18,7 @@
 #include "core/analysis/explorer.h"
 #include "core/analysis/histogram.h"
 #include "core/analysis/quant_spec.h"
+#include "core/analysis/sweep_util.h"
 #include "core/data/float_stream.h"
 
 namespace qs::analysis {
@@ -76,6 +77,7 @@ Result<std::vector<ChannelSummary>> channelSummaries(const PassSetup& setup, std
 // whose range does not come from the data: the op is then elementwise).
 struct StreamRanges {
     float lo = 0, hi = 0;
+    FiniteExtent finite;  // the finite values'
     std::vector<float> slice_mins, slice_maxs;  // empty unless asked for
 };
 using Progress = std::function<bool(double fraction)>;

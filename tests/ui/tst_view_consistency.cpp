@@ -81,6 +81,10 @@ std::vector<Case> cases() {
         c.push_back({QStringLiteral("QuantizeV2 %1 per channel, given").arg(b), quantizeV2(t, 1, qs::RangeSource::Given)});
         c.push_back({QStringLiteral("QuantizeV2 %1 per channel, own ranges").arg(b), quantizeV2(t, 1, qs::RangeSource::FromData)});
     }
+    // The review's MobileNet kernel: SCALED, each channel's own min/max.
+    qs::QuantSpec scaled = quantizeV2(qs::QType::QInt8, 1, qs::RangeSource::FromData);
+    scaled.mode = qs::QuantizeMode::Scaled;
+    c.push_back({QStringLiteral("QuantizeV2 qint8 SCALED per channel, own ranges"), scaled});
     for (QuantOp op : {QuantOp::QuantizeAndDequantizeV2, QuantOp::QuantizeAndDequantizeV3, QuantOp::QuantizeAndDequantizeV4})
         for (int bits : op == QuantOp::QuantizeAndDequantizeV2 ? std::vector<int>{4, 8, 16} : std::vector<int>{8}) {
             const QString name = QString::fromLatin1(qs::quantOpKey(op).data());
@@ -126,6 +130,13 @@ bool writeNpy(const QString& path, const std::vector<float>& values) {
     bytes += QByteArray(reinterpret_cast<const char*>(values.data()), qsizetype(values.size() * sizeof(float)));
     QFile f(path);
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+// Makes `w` current in every tab widget that holds it (however the tabs are grouped).
+void showInTabs(QWidget* w) {
+    for (QWidget* child = w; child && child->parentWidget(); child = child->parentWidget())
+        if (auto* tabs = qobject_cast<QTabWidget*>(child->parentWidget()->parentWidget()))
+            if (tabs->indexOf(child) >= 0) tabs->setCurrentWidget(child);
 }
 
 bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
@@ -174,6 +185,7 @@ private:
     void checkCli(const Case& c, const qs::analysis::ExplorerResult& r);
     void checkComparison(const std::vector<std::pair<qs::QuantSpec, qs::analysis::ErrorStats>>& shown);
     void runMatrix(bool nanAndInf);
+    void screenshot(const Case& c, bool nanAndInf);
 
     QTemporaryDir settingsDir_, dir_;
     std::unique_ptr<ExplorerModel> model_;
@@ -219,9 +231,7 @@ bool TstViewConsistency::settle() {
 bool TstViewConsistency::showAnalysis(QWidget* view, AnalysisKind kind) {
     AnalysisTabs* a = w_->analysisTabs();
     QSignalSpy shown(a, &AnalysisTabs::resultShown);
-    for (QWidget* child = view; child && child->parentWidget(); child = child->parentWidget())
-        if (auto* tabs = qobject_cast<QTabWidget*>(child->parentWidget()->parentWidget()))
-            if (tabs->indexOf(child) >= 0) tabs->setCurrentWidget(child);
+    showInTabs(view);
     const bool ok = QTest::qWaitFor([&] {
         for (const auto& args : shown)
             if (args.at(0).value<AnalysisKind>() == kind && !a->isOutOfDate(kind) && !a->service()->busy()) return true;
@@ -406,6 +416,7 @@ void TstViewConsistency::runMatrix(bool nanAndInf) {
         if (QTest::currentTestFailed()) return;
         checkAnalyses(c, *r);
         if (QTest::currentTestFailed()) return;
+        screenshot(c, nanAndInf);
         checkStatisticsCsv(c, *r);
         if (QTest::currentTestFailed()) return;
         // The CLI for one case of each op and range kind (a process each).
@@ -422,6 +433,20 @@ void TstViewConsistency::runMatrix(bool nanAndInf) {
     }
     QVERIFY(cliRuns >= 5);
     checkComparison(compared);
+}
+
+// QS_CONSISTENCY_SCREENSHOTS=<dir>: the window at the review's per-channel case, on the data
+// histogram and the bit sweep (to look at).
+void TstViewConsistency::screenshot(const Case& c, bool nanAndInf) {
+    const QString dir = qEnvironmentVariable("QS_CONSISTENCY_SCREENSHOTS");
+    if (dir.isEmpty() || !c.name.contains(QStringLiteral("SCALED"))) return;
+    const QString prefix = nanAndInf ? QStringLiteral("inf-") : QString();
+    showInTabs(w_->analysisTabs()->bitSweepView());  // computed already: shown at once
+    QTest::qWait(200);
+    QVERIFY(w_->grab().save(QDir(dir).filePath(prefix + QStringLiteral("bitsweep-per-channel.png"))));
+    showInTabs(w_->histogramView());
+    QTest::qWait(200);
+    QVERIFY(w_->grab().save(QDir(dir).filePath(prefix + QStringLiteral("datahist-per-channel.png"))));
 }
 
 void TstViewConsistency::generatedChannelData() { runMatrix(false); }
