@@ -127,8 +127,8 @@ std::string gapNote(const BitSweep& sweep) {
     bool anyFinite = false;
     for (const BitSweepRow& r : sweep.rows) anyFinite = anyFinite || std::isfinite(r.sqnr_db);
     if (!anyFinite)
-        return "No finite SQNR at any width: the data holds ±inf values, whose error x − Q(x) is "
-               "infinite (the Statistics dock shows the same). Filter them out to sweep.";
+        return "No finite SQNR at any width: ±inf in the data make the error x − Q(x) infinite "
+               "(as in the Statistics dock).";
     std::string drop;
     for (size_t i = 1; i < sweep.rows.size(); ++i) {
         const BitSweepRow &a = sweep.rows[i - 1], &b = sweep.rows[i];
