@@ -39,7 +39,7 @@ Result<QByteArray> renderAnalysisPng(const PngRequest& r, const TensorRef<float>
             frame = show<ui::ClipSweepView>(owner, analysis::ClipAnalysis{*r.clip, *r.clip_table});
             break;
         case PngRequest::Kind::Calibrate: {
-            auto result = analysis::computeCalibration(data.data, r.specs.front(), *r.calibration, Exec::allCores());
+            auto result = analysis::computeCalibration(data, r.specs.front(), *r.calibration, Exec::allCores());
             if (!result) return result.error();
             frame = show<ui::CalibrationPlot>(owner, std::move(result).value());
             break;

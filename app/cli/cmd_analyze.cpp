@@ -264,7 +264,7 @@ int runAnalyze(const std::vector<std::string>& args) {
     std::optional<analysis::ComparisonAnalysis> comparisonKept;
     switch (which->analysis) {
         case Analysis::SweepBits: {
-            auto sweep = analysis::sweepBits(values, first.spec, settings.min_bits,
+            auto sweep = analysis::sweepBits(dataset->ref(), first.spec, settings.min_bits,
                                              settings.max_bits, settings.theory, exec);
             if (!sweep) return analysisError(first.case_path, sweep.error());
             document = bitSweepJson(first, summary, *sweep);

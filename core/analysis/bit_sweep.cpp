@@ -1,6 +1,8 @@
 #include "core/analysis/bit_sweep.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "core/analysis/error_stats.h"
@@ -99,10 +101,65 @@ Result<QuantSpec> specWithBits(const QuantSpec& base, int bits) {
     return s;
 }
 
-Result<BitSweep> sweepBits(std::span<const float> data, const QuantSpec& base, int min_bits,
+std::pair<int, int> sweepBitRange(const QuantSpec& spec) {
+    if (spec.op != QuantOp::QuantizeV2) return {2, 16};
+    return {8, qtypeInfo(spec.T).isSigned ? 32 : 16};
+}
+
+namespace {
+
+// Δ of every slice, as the RMS over the elements (each slice weighs its element count).
+double rmsStep(const QuantRun& run) {
+    if (run.slices.size() == 1) return run.slices.front().step;
+    double sum = 0;
+    for (const SliceQuant& q : run.slices) sum += q.step * q.step;
+    return std::sqrt(sum / static_cast<double>(run.slices.size()));  // every slice holds as many
+}
+
+std::string percentText(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", 100.0 * fraction);
+    return text;
+}
+
+// Why the measured curve falls short of the theory (see BitSweep::gap_note).
+std::string gapNote(const BitSweep& sweep) {
+    bool anyFinite = false;
+    for (const BitSweepRow& r : sweep.rows) anyFinite = anyFinite || std::isfinite(r.sqnr_db);
+    if (!anyFinite)
+        return "No finite SQNR at any width: ±inf in the data make the error x − Q(x) infinite "
+               "(as in the Statistics dock).";
+    std::string drop;
+    for (size_t i = 1; i < sweep.rows.size(); ++i) {
+        const BitSweepRow &a = sweep.rows[i - 1], &b = sweep.rows[i];
+        if (std::isfinite(a.sqnr_db) && std::isfinite(b.sqnr_db) && b.sqnr_db < a.sqnr_db - 1.0) {
+            drop = "At " + std::to_string(b.bits) + " bits the measured SQNR falls below the " +
+                   std::to_string(a.bits) + "-bit figure: the op computes its codes in float32, which holds "
+                   "integers exactly only up to 2^24, so the widest codes round (the op's own result; "
+                   "explore that width to see which values).";
+            break;
+        }
+    }
+    const BitSweepRow& widest = sweep.rows.back();
+    if (widest.clipped == 0 || widest.count == 0) return drop;
+    char floor[32];
+    double best = -std::numeric_limits<double>::infinity();
+    for (const BitSweepRow& r : sweep.rows)
+        if (std::isfinite(r.sqnr_db)) best = std::max(best, r.sqnr_db);
+    std::snprintf(floor, sizeof floor, "%.1f", best);
+    return "Measured saturates near " + std::string(floor) + " dB: " +
+           percentText(static_cast<double>(widest.clipped) / static_cast<double>(widest.count)) +
+           " % of the values lie outside the range and are clipped; more bits refine the steps "
+           "but not the clipping error (the theory counts granular noise only). Widen the "
+           "range to close the gap." + (drop.empty() ? "" : " " + drop);
+}
+
+}  // namespace
+
+Result<BitSweep> sweepBits(const TensorRef<float>& data, const QuantSpec& base, int min_bits,
                            int max_bits, DataKind kind, const Exec& exec,
                            const ProgressCallback& progress) {
-    if (Status s = checkData(data, "bit sweep"); !s) return s.error();
+    if (Status s = checkData(data.data, "bit sweep"); !s) return s.error();
     if (!(1 <= min_bits && min_bits <= max_bits && max_bits <= kMaxSweepBits))
         return invalidArgument("bit sweep: need 1 <= min_bits <= max_bits <= " +
                                std::to_string(kMaxSweepBits) + ", got min_bits=" +
@@ -110,8 +167,7 @@ Result<BitSweep> sweepBits(std::span<const float> data, const QuantSpec& base, i
     BitSweep sweep;
     sweep.kind = kind;
     sweep.theory = kindTheory(kind);
-    const double measuredPower = meanSquare(data);
-    std::vector<float> out;
+    const double measuredPower = meanSquare(data.data);
     std::string skipped;
     const ProgressPart reporter(&progress);
     const int widths = max_bits - min_bits + 1;
@@ -123,31 +179,47 @@ Result<BitSweep> sweepBits(std::span<const float> data, const QuantSpec& base, i
             skipped += std::string(skipped.empty() ? "" : ", ") + std::to_string(b);
             continue;
         }
-        auto run = runFlat(*spec, data, out, exec);
-        if (!run) return run.error();
-        auto stats = errorStats(data, out);
-        if (!stats) return stats.error();
-        const SliceQuant& q = run->slices.at(0);
+        auto measured = measureLikeExplorer(*spec, data, exec);
+        if (!measured) return measured.error();
+        const ExplorerResult& m = *measured;
+        const SliceQuant& q = m.run.slices.at(0);
         BitSweepRow row;
         row.bits = b;
         row.spec = *spec;
         row.levels = q.levels();
         row.levels_in_range = levelsInRange(q);
-        row.levels_used = stats->distinct_levels;
-        row.step = q.step;
-        row.mse = stats->mse;
-        row.sqnr_db = stats->sqnr_db;
-        sweep.signal_power = kindSignalPower(kind, q, measuredPower);
-        row.theory_sqnr_db = theorySqnrDb(sweep.signal_power, q.step);
+        row.levels_used = m.stats.distinct_levels;
+        row.step = rmsStep(m.run);
+        row.mse = m.stats.mse;
+        row.sqnr_db = m.stats.sqnr_db;
+        row.clipped = m.clipped_below + m.clipped_above;
+        row.count = m.stats.count;
+        // Per channel each slice has its own range: the power is the data's.
+        sweep.signal_power = m.run.slices.size() == 1 ? kindSignalPower(kind, q, measuredPower) : measuredPower;
+        row.theory_sqnr_db = theorySqnrDb(sweep.signal_power, row.step);
         sweep.rows.push_back(std::move(row));
     }
     if (!reporter.step(widths, widths)) return analysisCancelled("the bit sweep");
     if (sweep.rows.empty())
         return invalidArgument("bit sweep: QuantizeV2 has no type of " + std::to_string(min_bits) +
                                ".." + std::to_string(max_bits) + " bits (only 8, 16 and 32)");
-    if (!skipped.empty())
-        sweep.note = "QuantizeV2's T has fixed widths: no rows for " + skipped + " bits";
+    if (!skipped.empty()) {
+        std::string types;
+        for (const BitSweepRow& r : sweep.rows)
+            types += std::string(types.empty() ? "" : ", ") + std::string(qtypeInfo(r.spec.T).name);
+        sweep.note = "QuantizeV2's T has fixed widths: one row per type (" + types + ")";
+    }
+    sweep.gap_note = gapNote(sweep);
     return sweep;
+}
+
+Result<BitSweep> sweepBits(std::span<const float> data, const QuantSpec& base, int min_bits,
+                           int max_bits, DataKind kind, const Exec& exec,
+                           const ProgressCallback& progress) {
+    QuantSpec flat = base;
+    flat.axis = -1;
+    return sweepBits(TensorRef<float>{data, Shape{static_cast<int64_t>(data.size())}}, flat, min_bits, max_bits,
+                     kind, exec, progress);
 }
 
 }  // namespace qs::analysis

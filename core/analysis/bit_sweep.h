@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/analysis/progress.h"
@@ -56,11 +57,15 @@ struct BitSweepRow {
     int64_t levels = 0;          // codes the op can produce (code_highest − code_lowest + 1)
     int64_t levels_in_range = 0; // levels inside the range fed to the op (signed QDQ on
                                  // [−1, 1]: 2^b − 1; TPU: 2^b; QuantizeV2 qint8: 256)
+                                 // (per channel: channel 0's)
     int64_t levels_used = 0;     // distinct outputs over this data
-    double step = 0;             // Δ
+    double step = 0;             // Δ; per channel the RMS of the channels' Δ over the elements
+                                 // (the Δ whose Δ²/12 is the channels' mean granular noise)
     double mse = 0;
     double sqnr_db = 0;          // measured
     double theory_sqnr_db = 0;   // theorySqnrDb(signal_power, step)
+    int64_t clipped = 0;         // values the op clipped (SliceQuant::clips, as the explorer)
+    int64_t count = 0;           // values compared (NaN pairs skipped)
 };
 
 struct BitSweep {
@@ -68,13 +73,27 @@ struct BitSweep {
     double signal_power = 0;     // the P of the theory (see the header comment)
     std::string theory;          // which theory the rows' theory_sqnr_db follows, in words
     std::string note;            // e.g. which bit widths QuantizeV2 could not run
+    // Why the measured SQNR falls short of the theory, when it is clipping ("measured
+    // saturates: 4.6 % of the values are clipped …"), or why it has no finite value
+    // (±inf in the data); empty otherwise.
+    std::string gap_note;
     std::vector<BitSweepRow> rows;
 };
 
-// Per tensor (any axis is dropped: the sweep sees flat data). Errors: empty or all-NaN/inf
-// data, bits outside 1 <= min_bits <= max_bits <= 32, a QuantizeV2 sweep with no 8/16/32
-// in range, and the op's own errors (TF's text). progress: after each bit width (progress.h);
-// "Cancelled" when it returns false.
+// The bit widths the op can be swept over: QDQ and TPU 2..16; QuantizeV2 the widths of its
+// T (8, 16, 32 for a signed T, 8, 16 for an unsigned one).
+std::pair<int, int> sweepBitRange(const QuantSpec& spec);
+
+// Each width runs the spec exactly as the explorer does (computeExplorer: per channel along
+// its axis, each channel's own range when the ranges come from the data), only the width
+// changed, so the row at the explorer's width shows the Statistics dock's SQNR, MSE and
+// clipped count. Errors: empty or all-NaN/inf data, bits outside 1 <= min_bits <= max_bits
+// <= 32, a QuantizeV2 sweep with no 8/16/32 in range, and the op's own errors (TF's text).
+// progress: after each bit width (progress.h); "Cancelled" when it returns false.
+Result<BitSweep> sweepBits(const TensorRef<float>& data, const QuantSpec& base, int min_bits = 2,
+                           int max_bits = 16, DataKind kind = DataKind::Other,
+                           const Exec& exec = {}, const ProgressCallback& progress = {});
+// Flat data (shape {n}): per tensor, any axis dropped.
 Result<BitSweep> sweepBits(std::span<const float> data, const QuantSpec& base, int min_bits = 2,
                            int max_bits = 16, DataKind kind = DataKind::Other,
                            const Exec& exec = {}, const ProgressCallback& progress = {});

@@ -96,7 +96,9 @@ Calibration withStats(CalibrationMethod method, float lo, float hi, const QuantS
         failure = run.error();
         return c;
     }
-    auto stats = errorStats(data, out, ClipRange{lo, hi});
+    // Clipped as the explorer counts it: outside the range the op actually clamped to.
+    const SliceQuant& q = run->slices.front();
+    auto stats = errorStats(data, out, ClipRange{q.clip_min, q.clip_max});
     if (!stats) failure = stats.error();
     else c.stats = *stats;
     return c;
@@ -289,7 +291,17 @@ Result<std::vector<Calibration>> calibrate(std::span<const float> data, const Qu
 Result<CalibrationAnalysis> computeCalibration(std::span<const float> data, const QuantSpec& spec,
                                                const CalibrationOptions& options, const Exec& exec,
                                                const ProgressCallback& progress) {
+    QuantSpec flat = spec;
+    flat.axis = -1;
+    return computeCalibration(TensorRef<float>{data, Shape{static_cast<int64_t>(data.size())}}, flat, options, exec,
+                              progress);
+}
+
+Result<CalibrationAnalysis> computeCalibration(const TensorRef<float>& tensor, const QuantSpec& spec,
+                                               const CalibrationOptions& options, const Exec& exec,
+                                               const ProgressCallback& progress) {
     constexpr int kHistogramBins = 200;
+    const std::span<const float> data = tensor.data;
     auto methods = calibrate(data, spec, options, exec, progress);
     if (!methods) return methods.error();
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
@@ -309,7 +321,15 @@ Result<CalibrationAnalysis> computeCalibration(std::span<const float> data, cons
     const double pad = 0.02 * (hi - lo);
     auto hist = histogram(data, lo - pad, hi + pad, kHistogramBins);
     if (!hist) return hist.error();
-    return CalibrationAnalysis{std::move(methods).value(), std::move(hist).value()};
+    auto current = measureLikeExplorer(spec, tensor, exec);
+    if (!current) return current.error();
+    CalibrationAnalysis a{std::move(methods).value(), std::move(hist).value(), current->stats,
+                          current->clipped_below + current->clipped_above};
+    const SliceQuant& q0 = current->run.slices.front();
+    a.current_min = q0.requested_min;
+    a.current_max = q0.requested_max;
+    a.current_per_slice = current->run.slices.size() > 1 || rangesFromData(spec);
+    return a;
 }
 
 }  // namespace qs::analysis

@@ -56,7 +56,7 @@ struct Calibration {
     CalibrationMethod method = CalibrationMethod::MinMax;
     float min = 0, max = 0;  // the range found
     QuantSpec spec;          // base with that range given (what "apply" would set)
-    ErrorStats stats;        // the op over the data with that range (clip = [min, max])
+    ErrorStats stats;        // the op over the data with that range (clipped: SliceQuant::clips)
     std::string note;        // empty, or why the method fell back
 };
 
@@ -82,10 +82,23 @@ Result<std::vector<Calibration>> calibrate(std::span<const float> data, const Qu
 
 // The calibration tab's result: every method's range over the data, and the data histogram
 // they are drawn on (over the data and every range found, so each range's lines fall inside).
+// `current`: the explorer's own settings (the spec exactly as the explorer runs it, per
+// channel included) over the data, the table's "current" row: its statistics equal the
+// Statistics dock's.
 struct CalibrationAnalysis {
     std::vector<Calibration> methods;
     Histogram histogram;
+    ErrorStats current;
+    int64_t current_clipped = 0;
+    // The current range fed to the op; current_per_slice: the slices have their own ranges
+    // (per channel, or QDQ taking its range from the data), min/max are then channel 0's.
+    float current_min = 0, current_max = 0;
+    bool current_per_slice = false;
 };
+Result<CalibrationAnalysis> computeCalibration(const TensorRef<float>& data, const QuantSpec& spec,
+                                               const CalibrationOptions& options, const Exec& exec = {},
+                                               const ProgressCallback& progress = {});
+// Flat data (shape {n}; any axis dropped).
 Result<CalibrationAnalysis> computeCalibration(std::span<const float> data, const QuantSpec& spec,
                                                const CalibrationOptions& options, const Exec& exec = {},
                                                const ProgressCallback& progress = {});

@@ -188,13 +188,38 @@ Result<ClipSweep> sweepClip(std::span<const float> data, const QuantSpec& base,
     return sweep;
 }
 
-Result<ClipAnalysis> computeClipAnalysis(std::span<const float> data, const QuantSpec& spec,
+Result<CurrentSettings> currentSettings(const TensorRef<float>& data, const QuantSpec& spec, const Exec& exec) {
+    auto m = measureLikeExplorer(spec, data, exec);
+    if (!m) return m.error();
+    CurrentSettings c;
+    const bool oneGivenRange = m->run.slices.size() == 1 && !rangesFromData(spec);
+    c.alpha = oneGivenRange ? std::fmax(std::fabs(static_cast<double>(spec.min_range)),
+                                        std::fabs(static_cast<double>(spec.max_range)))
+                            : std::numeric_limits<double>::quiet_NaN();
+    c.mse = m->stats.mse;
+    c.sqnr_db = m->stats.sqnr_db;
+    c.clipped = m->clipped_below + m->clipped_above;
+    c.count = m->stats.count;
+    return c;
+}
+
+Result<ClipAnalysis> computeClipAnalysis(const TensorRef<float>& data, const QuantSpec& spec,
                                          const Exec& exec, const ProgressCallback& progress) {
-    auto sweep = sweepClip(data, spec, {}, exec, progress);
+    auto sweep = sweepClip(data.data, spec, {}, exec, progress);
     if (!sweep) return sweep.error();
     auto table = optimalClipTable(spec, 2, 8);
     if (!table) return table.error();
-    return ClipAnalysis{std::move(sweep).value(), std::move(table).value()};
+    auto current = currentSettings(data, spec, exec);
+    if (!current) return current.error();
+    return ClipAnalysis{std::move(sweep).value(), std::move(table).value(), *current};
+}
+
+Result<ClipAnalysis> computeClipAnalysis(std::span<const float> data, const QuantSpec& spec,
+                                         const Exec& exec, const ProgressCallback& progress) {
+    QuantSpec flat = spec;
+    flat.axis = -1;
+    return computeClipAnalysis(TensorRef<float>{data, Shape{static_cast<int64_t>(data.size())}}, flat, exec,
+                               progress);
 }
 
 }  // namespace qs::analysis

@@ -100,12 +100,30 @@ Result<ClipSweep> sweepClip(std::span<const float> data, const QuantSpec& base,
                             const ClipSweepOptions& options = {}, const Exec& exec = {},
                             const ProgressCallback& progress = {});
 
-// The clipping tab's result: the sweep (default options) plus the α*/σ, α*/b table for 2–8
-// bits of the op swept.
+// The explorer's current settings as the clipping tab marks them: the spec exactly as the
+// explorer runs it (per channel, ranges from the data), over all the data, so mse and
+// clipped equal the Statistics dock's. alpha: where the mark sits on the α axis, the
+// current range's max(|min|, |max|) when one range is given for the whole tensor; NaN when
+// the ranges differ per channel or come from the data (the mark is then a level line).
+struct CurrentSettings {
+    double alpha = 0;
+    double mse = 0;
+    double sqnr_db = 0;
+    int64_t clipped = 0;
+    int64_t count = 0;
+};
+Result<CurrentSettings> currentSettings(const TensorRef<float>& data, const QuantSpec& spec, const Exec& exec = {});
+
+// The clipping tab's result: the sweep (default options, over the flat data) plus the
+// α*/σ, α*/b table for 2–8 bits of the op swept, and the current settings' mark.
 struct ClipAnalysis {
     ClipSweep sweep;
     std::vector<OptimalClipRow> table;
+    CurrentSettings current;
 };
+Result<ClipAnalysis> computeClipAnalysis(const TensorRef<float>& data, const QuantSpec& spec,
+                                         const Exec& exec = {}, const ProgressCallback& progress = {});
+// Flat data (shape {n}; any axis dropped).
 Result<ClipAnalysis> computeClipAnalysis(std::span<const float> data, const QuantSpec& spec,
                                          const Exec& exec = {}, const ProgressCallback& progress = {});
 

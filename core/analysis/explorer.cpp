@@ -8,6 +8,7 @@
 
 #include "core/analysis/distinct_counter.h"
 #include "core/analysis/explorer_pass.h"
+#include "core/analysis/sweep_util.h"
 
 namespace qs::analysis {
 
@@ -48,20 +49,39 @@ std::vector<double> uniformCounts(const Histogram& h, double step, int64_t insid
 
 // Everything the fused pass needs that is known before it starts: the slices, the data's
 // range (for the data histogram's window) and the error histogram's span.
+// `finite`: the finite values' extent when the data's min/max are infinite (else unused).
 Result<PassSetup> setUp(ExplorerResult& r, const ExplorerOptions& options, float data_min,
-                        float data_max) {
+                        float data_max, const FiniteExtent* finite = nullptr) {
     if (options.histogram_bins < 1 || options.error_bins < 1)
         return invalidArgument("histograms need at least 1 bin");
     r.data_min = data_min;
     r.data_max = data_max;
+    r.finite_min = data_min;
+    r.finite_max = data_max;
+    if (finite && !(std::isfinite(data_min) && std::isfinite(data_max))) {
+        r.finite_count = finite->count;
+        r.finite_min = finite->min;
+        r.finite_max = finite->max;
+    }
     const SliceQuant& q0 = r.run.slices.front();
     r.clip_lo = q0.output_min;
     r.clip_hi = q0.output_max;
     PassSetup s;
     s.layout = r.run.layout;
     s.slices = &r.run.slices;
-    histogramWindow(std::min({r.data_min, q0.output_min, q0.requested_min}),
-                    std::max({r.data_max, q0.output_max, q0.requested_max}), s.data_lo, s.data_hi);
+    // The window from the finite values (±inf would leave it without bounds: it fell back
+    // to [−1, 1] for data spanning [−2, 2]).
+    // The quantizer's ends count when finite (QDQ taking its range from data with ±inf
+    // has infinite ones).
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+    const auto widen = [&](float v) {
+        if (!std::isfinite(v)) return;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    };
+    if (r.finite_count != 0) widen(r.finite_min), widen(r.finite_max);
+    for (float v : {q0.output_min, q0.requested_min, q0.output_max, q0.requested_max}) widen(v);
+    histogramWindow(lo, hi, s.data_lo, s.data_hi);
     s.data_bins = options.histogram_bins;
     const auto& known = options.data_histogram;
     s.count_data = !(known && known->lo == s.data_lo && known->hi == s.data_hi &&
@@ -83,11 +103,15 @@ void finish(ExplorerResult& r, const PassSetup& s, const PassTotals& t, int64_t 
     r.stats = statsFromSums(t.sums);
     r.stats.distinct_levels = t.distinct_levels;
     if (s.count_data) r.data_hist = t.share.data.histogram();
+    r.clipped_hist = t.share.clipped_data.histogram();
+    // No pair without NaN: no finite value either (all NaN), unless ±inf were counted.
+    if (r.stats.count == 0) r.finite_count = 0;
     r.error_hist = t.share.err.histogram();
     r.clipped_below = t.share.below;
     r.clipped_above = t.share.above;
+    // Of the values compared (NaN pairs skipped), as errorStats and every other view count it.
     r.stats.fraction_clipped = r.stats.count > 0 ? static_cast<double>(r.clipped_below + r.clipped_above) /
-                                                       static_cast<double>(n)
+                                                       static_cast<double>(r.stats.count)
                                                  : statsFromSums({}).fraction_clipped;
     const int64_t inside = n - r.clipped_below - r.clipped_above - r.stats.nan_pairs;
     r.error_uniform_counts = uniformCounts(r.error_hist, std::abs(r.step), inside);
@@ -159,7 +183,9 @@ Result<ExplorerResult> computeExplorer(const QuantSpec& spec, const TensorRef<fl
     announceCurve(r, options);
 
     const auto [lo, hi] = options.data_range ? *options.data_range : dataRange(data.data, options.exec);
-    auto setup = setUp(r, options, lo, hi);
+    // Infinite ends: one more scan for the finite values' extent (such data is rare).
+    const FiniteExtent finite = std::isfinite(lo) && std::isfinite(hi) ? FiniteExtent{} : finiteExtent(data.data);
+    auto setup = setUp(r, options, lo, hi, &finite);
     if (!setup) return setup.error();
     // The op's codes may have told the levels used already (QuantizeV2 per tensor).
     setup.value().count_levels = !r.run.output_levels;
@@ -196,7 +222,8 @@ Result<ExplorerResult> computeExplorerStream(const QuantSpec& spec, const data::
     // Scan 1: the data's range, and each slice's when the quantizer takes it from the data.
     // Skipped when the caller knows the range (it depends on the data alone) and the slices
     // do not need theirs.
-    const bool scanFirst = rangesFromData(spec) || !options.data_range;
+    const bool scanFirst = rangesFromData(spec) || !options.data_range ||
+                           !(std::isfinite(options.data_range->first) && std::isfinite(options.data_range->second));
     const double secondFrom = scanFirst ? 0.5 : 0.0;
     StreamRanges ranges;
     if (scanFirst) {
@@ -213,7 +240,7 @@ Result<ExplorerResult> computeExplorerStream(const QuantSpec& spec, const data::
     ExplorerResult r;
     r.spec = spec;
     r.run = prepared->run;
-    auto setup = setUp(r, options, ranges.lo, ranges.hi);
+    auto setup = setUp(r, options, ranges.lo, ranges.hi, &ranges.finite);
     if (!setup) return setup.error();
     if (Status s = attachCurve(r, spec, options); !s) return s.error();
     announceCurve(r, options);

@@ -58,7 +58,7 @@ struct ChannelSummary {
     float data_min = 0, data_max = 0;
     SliceQuant quant;
     ErrorStats stats;
-    int64_t clipped = 0;  // elements outside [quant.output_min, quant.output_max]
+    int64_t clipped = 0;  // elements the quantizer clipped (SliceQuant::clips)
 };
 
 struct ExplorerResult {
@@ -66,7 +66,11 @@ struct ExplorerResult {
     QuantRun run;
     std::vector<float> output;  // Q(x) for every element, as TF returns it (if kept)
     ErrorStats stats;           // over the whole tensor (fraction_clipped per slice range)
-    float data_min = 0, data_max = 0;
+    float data_min = 0, data_max = 0;  // of the non-NaN values (±inf included)
+    // The finite values: how many (-1: not counted, as when data_min/max are finite) and
+    // their extent (= data_min/max when those are finite). 0: every value is NaN or ±inf.
+    int64_t finite_count = -1;
+    float finite_min = 0, finite_max = 0;
 
     // The transfer curve of options.channel, in the range that slice used.
     TransferCurve curve;
@@ -74,6 +78,7 @@ struct ExplorerResult {
 
     // Data histogram over [min(data, range), max(data, range)], with the clip points.
     Histogram data_hist;
+    Histogram clipped_hist;  // the clipped values alone (each against its slice), same bins
     float clip_lo = 0, clip_hi = 0;         // slice 0 / per-tensor quantizer's range
     int64_t clipped_below = 0, clipped_above = 0;  // elements below/above their slice's range
 

@@ -92,13 +92,22 @@ constexpr int64_t kShortRun = 64;
     int64_t inRun = first % post, slice = (first / post) % depth;
     ClipCounts t = c;  // a local: in registers
     for (int64_t k = 0; k < n; ++k) {
-        t.add(x[k], slices[slice].output_min, slices[slice].output_max);
+        t.add(x[k], slices[slice].clip_min, slices[slice].clip_max);
         if (++inRun == post) {
             inRun = 0;
             slice = slice + 1 == depth ? 0 : slice + 1;
         }
     }
     c = t;
+}
+
+// The clipped values among x[0, n) (elements first .. first + n) into `clipped`, each
+// against its own slice's range; called only for tiles that have some.
+void addClippedValues(const PassSetup& s, const float* x, int64_t first, int64_t n, HistogramCounter& clipped) {
+    for (int64_t k = 0; k < n; ++k) {
+        const SliceQuant& q = sliceOfRun(s, (first + k) / s.layout.post);
+        if (q.clips(x[k])) clipped.add(x[k]);
+    }
 }
 
 // One block: x[0, n) and y[0, n) are the tensor's elements first .. first + n. The sums
@@ -113,6 +122,7 @@ ErrorSums fuseBlock(const PassSetup& s, const float* x, const float* y, int64_t 
         const int64_t count = std::min(n - tile, kTile);
         // Only the clip counts depend on the slice: they go run by run, the rest tile by tile
         // (so short runs, an axis of small stride, do not cut the tile loops short).
+        const int64_t clippedBefore = clips.below + clips.above;
         if (post < kShortRun) {
             addClipCountsShortRuns(s, x + tile, first + tile, count, clips);
         } else {
@@ -120,10 +130,12 @@ ErrorSums fuseBlock(const PassSetup& s, const float* x, const float* y, int64_t 
                 const int64_t run = (first + i) / post;
                 const SliceQuant& q = sliceOfRun(s, run);
                 const int64_t end = std::min(tile + count, (run + 1) * post - first);
-                addClipCounts(x + i, end - i, q.output_min, q.output_max, clips);
+                addClipCounts(x + i, end - i, q.clip_min, q.clip_max, clips);
                 i = end;
             }
         }
+        if (clips.below + clips.above > clippedBefore)
+            addClippedValues(s, x + tile, first + tile, count, share.clipped_data);
         if (s.count_data) addValues(x + tile, count, share.data);
         addDifferences(x + tile, y + tile, count, share.err);
         addPairs(x + tile, y + tile, count, tile, sums);
@@ -164,8 +176,9 @@ struct ChannelAcc {
         c.clipped = clipped;
         c.stats = statsFromSums(sums.total());
         if (c.stats.count > 0) c.stats.distinct_levels = levels.overflowed() ? sortLevels() : levels.count();
-        c.stats.fraction_clipped =
-            count == 0 ? 0.0 : static_cast<double>(clipped) / static_cast<double>(count);
+        c.stats.fraction_clipped = c.stats.count == 0
+                                       ? 0.0
+                                       : static_cast<double>(clipped) / static_cast<double>(c.stats.count);
         return c;
     }
 };
@@ -180,7 +193,7 @@ void feedChannel(const PassSetup& s, int64_t d, const float* x, const float* y, 
     for (; run * l.post < first + n; run += l.depth) {
         const int64_t b = std::max(first, run * l.post), e = std::min(first + n, (run + 1) * l.post);
         for (int64_t i = b; i < e; ++i)
-            acc.add(x[i - first], y[i - first], q.output_min, q.output_max);
+            acc.add(x[i - first], y[i - first], q.clip_min, q.clip_max);
     }
 }
 
@@ -215,6 +228,7 @@ DistinctCounter levelCounter(const SliceQuant& q) {
 
 void PassShare::merge(const PassShare& later) {
     data.merge(later.data);
+    clipped_data.merge(later.clipped_data);
     err.merge(later.err);
     levels.merge(later.levels);
     below += later.below;
@@ -303,10 +317,17 @@ Result<StreamRanges> scanRanges(const data::FloatStream& data, const SliceLayout
     data::ChunkOptions chunks;
     chunks.chunk_elements = chunk;
     chunks.progress = progress;
+    float finiteLo = inf, finiteHi = -inf;
+    int64_t finite = 0;
     Status s = data::forEachChunk(data, [&](int64_t first, std::span<const float> v) -> Status {
         for (float f : v) {
             lo = f < lo ? f : lo;
             hi = f > hi ? f : hi;
+            // The finite values' extent too (the histogram's window when ±inf are present).
+            const bool ok = std::isfinite(f);
+            finite += ok;
+            finiteLo = ok && f < finiteLo ? f : finiteLo;
+            finiteHi = ok && f > finiteHi ? f : finiteHi;
         }
         if (perSlice)
             sliceExtremes(layout, v.data(), first, static_cast<int64_t>(v.size()), r.slice_mins, r.slice_maxs);
@@ -316,6 +337,9 @@ Result<StreamRanges> scanRanges(const data::FloatStream& data, const SliceLayout
     if (lo > hi) lo = hi = 0.0f;
     r.lo = lo;
     r.hi = hi;
+    r.finite.count = finite;
+    r.finite.min = finite > 0 ? finiteLo : 0.0f;
+    r.finite.max = finite > 0 ? finiteHi : 0.0f;
     for (size_t d = 0; d < r.slice_mins.size(); ++d)
         if (r.slice_mins[d] > r.slice_maxs[d]) r.slice_mins[d] = r.slice_maxs[d] = 0.0f;
     return r;

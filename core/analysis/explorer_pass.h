@@ -18,6 +18,7 @@
 #include "core/analysis/explorer.h"
 #include "core/analysis/histogram.h"
 #include "core/analysis/quant_spec.h"
+#include "core/analysis/sweep_util.h"
 #include "core/data/float_stream.h"
 
 namespace qs::analysis {
@@ -42,11 +43,13 @@ DistinctCounter levelCounter(const SliceQuant& q);
 // The order-free results of one part of the data.
 struct PassShare {
     HistogramCounter data, err;
+    HistogramCounter clipped_data;  // the clipped x alone, in the data histogram's bins
     DistinctCounter levels;  // distinct Q(x) among the pairs without NaN
-    int64_t below = 0, above = 0;  // x below / above its slice's output range
+    int64_t below = 0, above = 0;  // x below / above its slice's clipping range (SliceQuant::clips)
 
     explicit PassShare(const PassSetup& s)
         : data(s.data_lo, s.data_hi, s.data_bins), err(-s.error_span, s.error_span, s.error_bins),
+          clipped_data(s.data_lo, s.data_hi, s.data_bins),
           levels(s.count_levels ? levelCounter(s.slices->front()) : DistinctCounter()) {}
     // `later` covers data after this share's.
     void merge(const PassShare& later);
@@ -74,6 +77,7 @@ Result<std::vector<ChannelSummary>> channelSummaries(const PassSetup& setup, std
 // whose range does not come from the data: the op is then elementwise).
 struct StreamRanges {
     float lo = 0, hi = 0;
+    FiniteExtent finite;  // the finite values'
     std::vector<float> slice_mins, slice_maxs;  // empty unless asked for
 };
 using Progress = std::function<bool(double fraction)>;

@@ -226,7 +226,7 @@ private:
             const CodeIndex index = CodeIndex::of(q);
             const auto parts = embedding::blockPartials<Partial>(options_.exec, n, [&](int64_t b, int64_t e) {
                 Partial p;
-                accumulate(xp + b, yp + b, e - b, q.output_min, q.output_max, index, p);
+                accumulate(xp + b, yp + b, e - b, q.clip_min, q.clip_max, index, p);
                 return p;
             });
             Partial all;
@@ -246,7 +246,7 @@ private:
                             for (int64_t c = c0; c < c1; ++c) {
                                 const int64_t base = (p * l.depth + c) * l.post;
                                 const SliceQuant& q = run.slices[static_cast<size_t>(c)];
-                                accumulate(xp + base, yp + base, l.post, q.output_min, q.output_max,
+                                accumulate(xp + base, yp + base, l.post, q.clip_min, q.clip_max,
                                            indices[static_cast<size_t>(c)], channels[static_cast<size_t>(c)]);
                             }
                     });

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <mutex>
@@ -158,6 +159,25 @@ bool isQdq(QuantOp op) {
 bool usesNarrowRange(QuantOp op) { return op == QuantOp::QuantizeV2 || isQdq(op); }
 bool usesAxis(QuantOp op) { return usesNarrowRange(op); }
 
+namespace {
+
+// Position of a float on the line of all floats (adjacent floats differ by one).
+int64_t floatOrdinal(float v) {
+    int32_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    return bits >= 0 ? int64_t{bits} : -int64_t{bits & 0x7FFFFFFF};
+}
+
+}  // namespace
+
+float clipEnd(float output, float requested, bool lower) {
+    constexpr int64_t kRecomputedSlack = 4;  // float steps
+    if (!std::isfinite(output) || !std::isfinite(requested)) return output;
+    const bool outside = lower ? requested < output : requested > output;
+    if (outside && std::llabs(floatOrdinal(output) - floatOrdinal(requested)) <= kRecomputedSlack) return requested;
+    return output;
+}
+
 QuantSpec sliceSpec(const QuantSpec& spec, const SliceQuant& slice) {
     QuantSpec one = spec;
     one.axis = -1;
@@ -205,8 +225,11 @@ Result<SliceQuantizer> SliceQuantizer::make(const QuantSpec& spec_in, float min,
         info.output_min = v.params.min;  // QDQ returns no range: show the one it quantized to
         info.output_max = v.params.max;
         info.scale = v.params.scale;
-        info.code_lowest = static_cast<int64_t>(v.params.q_min);
-        info.code_highest = static_cast<int64_t>(v.params.q_max);
+        // From the integers: q_min/q_max are float32, where 2^31 − 1 reads 2^31 (a 32-bit
+        // grid then counted 2^32 + 1 codes).
+        const int64_t bits = attrs.num_bits;
+        info.code_lowest = spec.signed_input ? -(int64_t{1} << (bits - 1)) + (spec.narrow_range ? 1 : 0) : 0;
+        info.code_highest = spec.signed_input ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
         q.impl_ = v;
     } else {
         const auto cfg = tpu::makeQuantizationConfig(spec.num_buckets, static_cast<double>(min),
@@ -227,6 +250,13 @@ Result<SliceQuantizer> SliceQuantizer::make(const QuantSpec& spec_in, float min,
     else info.step = hi.code != lo.code ? (hi.output - lo.output) / (hi.code - lo.code) : 0.0;
     info.zero_code = codeAsInt64(zero.code);
     info.zero_output = static_cast<float>(zero.output);
+    info.clip_min = clipEnd(info.output_min, info.requested_min, true);
+    info.clip_max = clipEnd(info.output_max, info.requested_max, false);
+    if (const auto* v = std::get_if<Qdq>(&q.impl_); v && !v->params.clamp) {
+        // QDQ without a given range never clamps (its range is the data's): nothing clips.
+        info.clip_min = -std::numeric_limits<float>::infinity();
+        info.clip_max = std::numeric_limits<float>::infinity();
+    }
     return q;
 }
 

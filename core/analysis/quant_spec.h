@@ -90,8 +90,24 @@ struct SliceQuant {
     int64_t code_lowest = 0, code_highest = 0;  // the codes the op can produce
     int64_t zero_code = 0;                 // the code of x = 0.0 ("zero point")
     float zero_output = 0;                 // what 0.0 comes back as (not always 0)
+    // The range the quantizer actually clamps to, as clipping is counted everywhere (one
+    // definition: a value is clipped iff it lies outside [clip_min, clip_max]): the op's
+    // effective range, except that an end the op recomputed from the end it was given and
+    // that landed a few float32 steps inside it counts as the given end (see clipEnd), and
+    // QDQ without a given range, which never clamps, clips nothing (±inf).
+    float clip_min = 0, clip_max = 0;
     int64_t levels() const { return code_highest - code_lowest + 1; }
+    bool clips(float x) const { return x < clip_min || x > clip_max; }
 };
+
+// One end of the clipping range from the op's end `output` and the end it was fed
+// `requested`. QDQ recomputes its kept end as q_max / (q_max / max) and QuantizeV2 SCALED
+// recomputes both, in float32: the result may land one or two float steps inside the end it
+// was given (a channel's own max, 2.4e-7 below it). A value between the two comes back with
+// the very code it would get unclamped, so it is not clipped: within 4 float steps the
+// given end counts. An end the op really moved (unsigned QDQ fed a negative min, moved to
+// 0) stays the op's.
+float clipEnd(float output, float requested, bool lower);
 
 struct QuantRun {
     std::vector<SliceQuant> slices;  // one per slice; one when per tensor

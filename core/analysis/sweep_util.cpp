@@ -23,6 +23,16 @@ Result<QuantRun> runFlat(const QuantSpec& spec, std::span<const float> data,
     return applySpec(flat, ref, out, {}, exec);
 }
 
+Result<ExplorerResult> measureLikeExplorer(const QuantSpec& spec, const TensorRef<float>& data, const Exec& exec) {
+    ExplorerOptions options;
+    options.histogram_bins = 1;
+    options.error_bins = 1;
+    options.curve_samples = 3;
+    options.keep_output = false;
+    options.exec = exec;
+    return computeExplorer(spec, data, options);
+}
+
 FiniteExtent finiteExtent(std::span<const float> data) {
     FiniteExtent e;
     for (float v : data) {

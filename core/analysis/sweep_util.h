@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/analysis/explorer.h"
 #include "core/analysis/quant_spec.h"
 #include "core/status.h"
 #include "core/tensor.h"
@@ -22,6 +23,12 @@ QuantSpec withRange(const QuantSpec& base, float lo, float hi);
 // The op over flat data (shape {n}, so any axis is moot) into `out` (resized to n).
 Result<QuantRun> runFlat(const QuantSpec& spec, std::span<const float> data,
                          std::vector<float>& out, const Exec& exec);
+
+// The explorer's own numbers for `spec` over `data` (computeExplorer: the spec exactly as
+// the explorer runs it, per channel, axis and ranges from the data included), without the
+// per-element output and with the smallest histograms and curve: what the sweeps and the
+// calibration show for "the current settings", so they equal the Statistics dock's.
+Result<ExplorerResult> measureLikeExplorer(const QuantSpec& spec, const TensorRef<float>& data, const Exec& exec);
 
 // Extent of the finite values (NaN and ±inf are left out): min, max and max |x|;
 // count == 0 when there are none (then min = max = max_abs = 0).

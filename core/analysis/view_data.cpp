@@ -72,38 +72,44 @@ ClipKnees clipKnees(const TransferCurve& curve) {
     return k;
 }
 
-HistogramSplit splitClipped(const Histogram& histogram, double lo, double hi) {
+HistogramSplit splitClipped(const ExplorerResult& r) {
     HistogramSplit s;
-    const int bins = histogram.bins();
+    const Histogram& all = r.data_hist;
+    const int bins = all.bins();
+    const bool haveClipped = r.clipped_hist.bins() == bins;
     s.centers.resize(bins);
     s.inside.assign(bins, 0.0);
     s.clipped.assign(bins, 0.0);
     s.is_clipped.assign(bins, false);
     for (int i = 0; i < bins; ++i) {
-        const double c = histogram.center(i);
-        s.centers[i] = c;
-        const double count = static_cast<double>(histogram.counts[i]);
-        if (c < lo || c > hi) {
-            s.clipped[i] = count;
-            s.is_clipped[i] = true;
-        }
-        else {
-            s.inside[i] = count;
-        }
+        const auto k = static_cast<size_t>(i);
+        s.centers[k] = all.center(i);
+        const int64_t clipped = haveClipped ? std::min(r.clipped_hist.counts[k], all.counts[k]) : 0;
+        s.clipped[k] = static_cast<double>(clipped);
+        s.inside[k] = static_cast<double>(all.counts[k] - clipped);
+        s.is_clipped[k] = clipped > 0;
     }
     return s;
 }
 
-std::vector<StatRow> statisticsRows(const ExplorerResult& r) {
+namespace {
+
+// What one row of statistics is made of: the whole tensor's or one channel's.
+struct RowSource {
+    const ErrorStats& stats;
+    const SliceQuant* quant;  // null: the slices differ (the tensor's row of a per-channel run)
+    double step;              // NaN when quant is null
+    double below, above, clipped;  // NaN: not counted (a channel counts only `clipped`)
+    double levels_total;
+    double data_min, data_max;
+    double channels;
+};
+
+std::vector<StatRow> rowsOf(const RowSource& src) {
     constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-    const ErrorStats& s = r.stats;
-    const bool perTensor = r.run.slices.size() == 1;
-    const SliceQuant* q = perTensor ? &r.run.slices.front() : nullptr;
+    const ErrorStats& s = src.stats;
+    const SliceQuant* q = src.quant;
     const auto slice = [&](auto member) { return q ? static_cast<double>(q->*member) : nan; };
-    const double levelsTotal = r.run.slices.empty()
-                                   ? nan
-                                   : static_cast<double>(r.run.slices.front().levels());
-    const double step = perTensor ? r.step : nan;
     return {
         {"count", static_cast<double>(s.count)},
         {"nan_pairs", static_cast<double>(s.nan_pairs)},
@@ -114,12 +120,13 @@ std::vector<StatRow> statisticsRows(const ExplorerResult& r) {
         {"sqnr_db", s.sqnr_db},
         {"cosine", s.cosine},
         {"clip_fraction", s.fraction_clipped},
-        {"clipped_below", static_cast<double>(r.clipped_below)},
-        {"clipped_above", static_cast<double>(r.clipped_above)},
+        {"clipped_below", src.below},
+        {"clipped_above", src.above},
+        {"clipped", src.clipped},
         {"levels_used", static_cast<double>(s.distinct_levels)},
-        {"levels_total", levelsTotal},
-        {"step", step},
-        {"rmse_over_step", step > 0 ? s.rmse / step : nan},
+        {"levels_total", src.levels_total},
+        {"step", src.step},
+        {"rmse_over_step", src.step > 0 ? s.rmse / src.step : nan},
         {"scale", slice(&SliceQuant::scale)},
         {"zero_point", slice(&SliceQuant::zero_code)},
         {"zero_output", slice(&SliceQuant::zero_output)},
@@ -127,10 +134,48 @@ std::vector<StatRow> statisticsRows(const ExplorerResult& r) {
         {"output_max", slice(&SliceQuant::output_max)},
         {"requested_min", slice(&SliceQuant::requested_min)},
         {"requested_max", slice(&SliceQuant::requested_max)},
-        {"data_min", static_cast<double>(r.data_min)},
-        {"data_max", static_cast<double>(r.data_max)},
-        {"channels", static_cast<double>(r.channels.size())},
+        {"data_min", src.data_min},
+        {"data_max", src.data_max},
+        {"channels", src.channels},
+        // Both conventions, named: PyTorch and ONNX call the step Δ "scale"; TF's scale is
+        // its inverse, codes per unit (docs/conventions.md).
+        {"step_pytorch_onnx_scale", src.step},
+        {"tf_scale_codes_per_unit", slice(&SliceQuant::scale)},
     };
+}
+
+}  // namespace
+
+std::vector<StatRow> statisticsRows(const ExplorerResult& r) {
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    const bool perTensor = r.run.slices.size() == 1;
+    const double levelsTotal = r.run.slices.empty() ? nan : static_cast<double>(r.run.slices.front().levels());
+    return rowsOf({r.stats, perTensor ? &r.run.slices.front() : nullptr, perTensor ? r.step : nan,
+                   static_cast<double>(r.clipped_below), static_cast<double>(r.clipped_above),
+                   static_cast<double>(r.clipped_below + r.clipped_above), levelsTotal, r.data_min, r.data_max,
+                   static_cast<double>(r.channels.size())});
+}
+
+StatisticsTable statisticsTable(const ExplorerResult& r) {
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    StatisticsTable t;
+    t.header = {"scope", "channel"};
+    std::vector<double> tensor;
+    for (const StatRow& row : statisticsRows(r)) {
+        t.header.push_back(row.key);
+        tensor.push_back(row.value);
+    }
+    t.rows.push_back(std::move(tensor));
+    t.scopes.push_back("tensor");
+    for (const ChannelSummary& c : r.channels) {
+        std::vector<double> row;
+        for (const StatRow& v : rowsOf({c.stats, &c.quant, c.quant.step, nan, nan, static_cast<double>(c.clipped),
+                                        static_cast<double>(c.quant.levels()), c.data_min, c.data_max, nan}))
+            row.push_back(v.value);
+        t.rows.push_back(std::move(row));
+        t.scopes.push_back("channel");
+    }
+    return t;
 }
 
 }  // namespace qs::analysis

@@ -51,13 +51,15 @@ struct ClipKnees {
 };
 ClipKnees clipKnees(const TransferCurve& curve);
 
-// The histogram's bins split by whether the bin centre lies inside [lo, hi]: `inside` and
-// `clipped` hold one count per bin, one of the two zero; is_clipped says which.
+// The data histogram's bins split into the values the quantizer kept and those it clipped
+// (each value against its own slice's range, SliceQuant::clips, counted by the explorer's
+// pass into ExplorerResult::clipped_hist): one count of each per bin. is_clipped: the bin
+// holds a clipped value (a bin is drawn in the clipped colour only then).
 struct HistogramSplit {
     std::vector<double> centers, inside, clipped;
     std::vector<bool> is_clipped;
 };
-HistogramSplit splitClipped(const Histogram& histogram, double lo, double hi);
+HistogramSplit splitClipped(const ExplorerResult& result);
 
 // The statistics panel / statistics CSV: stable snake_case keys in display order. Values a
 // run does not have are NaN (scale, zero point, Δ of a per-channel run, which differ per
@@ -67,6 +69,21 @@ struct StatRow {
     double value = 0;
 };
 std::vector<StatRow> statisticsRows(const ExplorerResult& result);
+
+// The statistics CSV ("Export statistics as CSV"): columns scope,channel, then the keys of
+// statisticsRows. One row "tensor" with the whole-tensor figures, then per channel one row
+// "channel",d with that channel's own figures (its step, scale, zero point, ranges, clipped
+// count, data range). A figure a row does not have is left empty: the whole tensor's step
+// when every channel has its own, a channel's clipped_below/above (it counts `clipped`).
+struct StatisticsTable {
+    std::vector<std::string> header;
+    std::vector<std::vector<double>> rows;  // NaN: no value on this row (written empty)
+    std::vector<std::string> scopes;        // "tensor" / "channel", one per row
+};
+StatisticsTable statisticsTable(const ExplorerResult& result);
+
+// 2^bits levels where bits is ≥ 24 lose nothing in a double: levels() of the run's slice 0
+// (code_highest − code_lowest + 1, from the integers).
 
 // 1/√12: RMSE/Δ of an error uniform on ±Δ/2.
 inline constexpr double kUniformRmseOverStep = 0.28867513459481287;

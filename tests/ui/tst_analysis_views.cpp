@@ -291,7 +291,9 @@ void TstAnalysisViews::calibrationMatchesTheCoreAndApplies() {
     auto expected = qs::analysis::calibrate(data(), model_->spec());
     QVERIFY(expected);
     QTableWidget* table = panel->table();
-    QCOMPARE(table->rowCount(), 4);
+    QCOMPARE(table->rowCount(), 5);  // the four methods, then the explorer's current settings
+    QVERIFY(table->item(4, 0)->text().startsWith(QStringLiteral("current")));
+    QCOMPARE(table->item(4, 3)->text(), QString::number(w_->lastResult()->stats.sqnr_db, 'f', 2));
     for (int r = 0; r < 4; ++r) {
         const auto& c = (*expected)[static_cast<size_t>(r)];
         QVERIFY(table->item(r, 0)->text().startsWith(QString::fromUtf8(qs::analysis::calibrationMethodName(c.method).data())));

@@ -340,8 +340,8 @@ void TstMainWindowOutput::statisticsCsv() {
     const ExplorerResultPtr r = w_->lastResult();
     const auto table = w_->statsPanel()->csvTable();
     const auto rows = qs::analysis::statisticsRows(*r);
-    QCOMPARE(table.header.size(), rows.size());
-    QCOMPARE(table.rowCount(), size_t(1));
+    QCOMPARE(table.header.size(), rows.size() + 2);  // scope,channel first
+    QCOMPARE(table.rows.size(), size_t(1));
     // Through the File menu and its dialog.
     const QString path = dir_->filePath(QStringLiteral("statistics.csv"));
     answerNextDialog(path);
@@ -349,9 +349,10 @@ void TstMainWindowOutput::statisticsCsv() {
     const QList<QStringList> csv = readCsv(path);
     QCOMPARE(csv.size(), 2);
     QCOMPARE(csv[0], qStrings(table.header));
+    QCOMPARE(csv[1][0], QStringLiteral("tensor"));
     for (size_t i = 0; i < rows.size(); ++i) {
-        QCOMPARE(csv[0][qsizetype(i)], QString::fromStdString(rows[i].key));
-        QVERIFY2(csvEquals(csv[1][qsizetype(i)], rows[i].value), rows[i].key.c_str());
+        QCOMPARE(csv[0][qsizetype(i) + 2], QString::fromStdString(rows[i].key));
+        QVERIFY2(csvEquals(csv[1][qsizetype(i) + 2], rows[i].value), rows[i].key.c_str());
     }
     auto field = [&](const char* key) { return csv[1][csv[0].indexOf(QLatin1String(key))]; };
     QVERIFY(csvEquals(field("sqnr_db"), r->stats.sqnr_db));

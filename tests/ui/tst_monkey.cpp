@@ -74,6 +74,9 @@
 #include "core/data/generator_spec.h"
 #include "ui/analysis/analysis_service.h"
 #include "ui/analysis/analysis_tabs.h"
+#include "ui/analysis/bit_sweep_view.h"
+#include "ui/analysis/calibration_panel.h"
+#include "ui/analysis/clip_sweep_view.h"
 #include "ui/compute/compute_service.h"
 #include "ui/compute/data_service.h"
 #include "ui/embedding/embedding_document.h"
@@ -319,6 +322,7 @@ private:
 
     // --- the checks ----------------------------------------------------------------------
     void checkAfterAction(bool settled);
+    QStringList sameNumbersProblems(const qs::analysis::ExplorerResult& r, bool sampled) const;
     QStringList explorerProblems() const;
     QStringList workbenchProblems() const;
     QStringList settledExplorerProblems() const;
@@ -720,11 +724,47 @@ QStringList TstMonkey::settledExplorerProblems() const {
             w_->errorHistogramView()->result() != r || w_->channelView()->result() != r ||
             w_->statsPanel()->result() != r)
             p << QStringLiteral("a view shows another result than the last one");
+        if (r) p << sameNumbersProblems(*r, data->streamed());
     } else {
         auto* error = w_->findChild<QLabel*>(QStringLiteral("errorLabel"));
         if (core) p << QStringLiteral("the result is marked stale but the core accepts the spec");
         if (!error || error->text().isEmpty()) p << QStringLiteral("stale without an error message");
     }
+    return p;
+}
+
+// One truth in every view (issue 24): the clipped count is one count (the histogram's red
+// values, the channels' sum), and an analysis tab showing a result for the current settings
+// shows the Statistics dock's SQNR, MSE and clipped count at the current width / range.
+QStringList TstMonkey::sameNumbersProblems(const qs::analysis::ExplorerResult& r, bool sampled) const {
+    QStringList p;
+    auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+    const int64_t clipped = r.clipped_below + r.clipped_above;
+    const qs::analysis::Histogram& red = r.clipped_hist;
+    if (red.inRange() + red.underflow + red.overflow != clipped)
+        p << QStringLiteral("the histogram's clipped values (%1) are not the clipped count %2")
+                 .arg(red.inRange() + red.underflow + red.overflow).arg(clipped);
+    if (!r.channels.empty()) {
+        int64_t sum = 0;
+        for (const auto& c : r.channels) sum += c.clipped;
+        if (sum != clipped) p << QStringLiteral("the channels clip %1 values, the tensor %2").arg(sum).arg(clipped);
+    }
+    const AnalysisTabs* a = w_->analysisTabs();
+    if (sampled || a->service()->busy()) return p;  // a streamed data set's analyses run on a sample
+    if (const auto sweep = a->bitSweepView()->result(); sweep && !a->isOutOfDate(AnalysisKind::BitSweep) &&
+                                                        !a->bitSweepView()->isStale())
+        for (const auto& row : sweep->rows)
+            if (row.spec == r.spec && (!same(row.sqnr_db, r.stats.sqnr_db) || !same(row.mse, r.stats.mse) || row.clipped != clipped))
+                p << QStringLiteral("the bit sweep shows %1 dB / %2 clipped at the current width, the statistics %3 dB / %4")
+                         .arg(row.sqnr_db).arg(row.clipped).arg(r.stats.sqnr_db).arg(clipped);
+    if (const auto clip = a->clipSweepView()->result(); clip && !a->isOutOfDate(AnalysisKind::ClipSweep) &&
+                                                       !a->clipSweepView()->isStale() &&
+                                                       (!same(clip->current.mse, r.stats.mse) || clip->current.clipped != clipped))
+        p << QStringLiteral("the clipping sweep's current settings show MSE %1, the statistics %2").arg(clip->current.mse).arg(r.stats.mse);
+    if (const auto cal = a->calibrationPanel()->result(); cal && !a->isOutOfDate(AnalysisKind::Calibration) &&
+                                                         !a->calibrationPanel()->plotFrame()->isStale() &&
+                                                         (!same(cal->current.sqnr_db, r.stats.sqnr_db) || cal->current_clipped != clipped))
+        p << QStringLiteral("calibration's current row shows %1 dB, the statistics %2 dB").arg(cal->current.sqnr_db).arg(r.stats.sqnr_db);
     return p;
 }
 

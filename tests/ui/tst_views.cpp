@@ -169,7 +169,7 @@ void TstViews::viewDataHelpers() {
     const auto knees = qs::analysis::clipKnees(c);
     QVERIFY(knees.has_lower && knees.has_upper);
     QCOMPARE(knees.upper_y, 3.0);
-    const auto split = qs::analysis::splitClipped(tensor_->data_hist, tensor_->clip_lo, tensor_->clip_hi);
+    const auto split = qs::analysis::splitClipped(*tensor_);
     for (int i = 0; i < tensor_->data_hist.bins(); ++i)
         QCOMPARE(split.inside[i] + split.clipped[i], double(tensor_->data_hist.counts[i]));
 }
@@ -295,9 +295,10 @@ void TstViews::histogramDrawsTheResult() {
     QCOMPARE(int(t.columns[2].size()), h.bins());
     for (int i = 0; i < h.bins(); ++i) {
         QCOMPARE(t.columns[2][i], in[i].second + out[i].second);
-        const double center = h.center(i);
-        QCOMPARE(t.columns[3][i], (center < tensor_->clip_lo || center > tensor_->clip_hi) ? 1.0 : 0.0);
-        if (out[i].second > 0) QCOMPARE(t.columns[3][i], 1.0);
+        // A bin is marked clipped when it holds clipped values (the histogram of the clipped
+        // values themselves, not the bin centre against slice 0's range).
+        QCOMPARE(t.columns[3][i], out[i].second > 0 ? 1.0 : 0.0);
+        QCOMPARE(out[i].second, double(tensor_->clipped_hist.counts[i]));
     }
 }
 
@@ -474,16 +475,17 @@ void TstViews::statsPanelShowsTheRowsAndCsv() {
     panel.copyFormula();
     QCOMPARE(QApplication::clipboard()->text(), panel.formulaLabel()->text());
     const auto t = panel.csvTable();
-    QCOMPARE(qStrings(t.header).mid(0, 4), QStringList({"count", "nan_pairs", "mse", "rmse"}));
+    QCOMPARE(qStrings(t.header).mid(0, 6), QStringList({"scope", "channel", "count", "nan_pairs", "mse", "rmse"}));
     const int sqnr = int(qStrings(t.header).indexOf("sqnr_db"));
     QVERIFY(sqnr > 0);
-    QCOMPARE(t.columns[sqnr][0], tensor_->stats.sqnr_db);
-    QCOMPARE(t.columns[qStrings(t.header).indexOf("output_min")][0], double(tensor_->run.slices[0].output_min));
+    QCOMPARE(t.rows.size(), size_t(1));
+    QCOMPARE(t.rows[0][sqnr], qs::data::csvNumber(tensor_->stats.sqnr_db));
+    QCOMPARE(t.rows[0][qStrings(t.header).indexOf("output_min")], qs::data::csvNumber(tensor_->run.slices[0].output_min));
     QTemporaryDir dir;
     QVERIFY(panel.exportCsv(dir.filePath("stats.csv")));
     const auto lines = csvLines(dir.filePath("stats.csv"));
     QCOMPARE(lines.size(), 2);
-    QVERIFY(lines[0].startsWith("count,nan_pairs,mse,rmse,max_abs_error,bias,sqnr_db,cosine,clip_fraction"));
+    QVERIFY(lines[0].startsWith("scope,channel,count,nan_pairs,mse,rmse,max_abs_error,bias,sqnr_db,cosine,clip_fraction"));
     // Per channel: the per-slice values say where to look.
     panel.setResult(channels_);
     QVERIFY(panel.valueText("scale").contains("per channel"));

@@ -59,31 +59,60 @@ void AnalysisService::cancelRunning() { runner_.cancel(); }
 
 void AnalysisService::abandon() { runner_.discard(); }
 
+namespace {
+
+// The explorer's spec as the analyses can run it on `data`: itself for data in memory; on a
+// streamed data set's flat sample a per-channel spec cannot run (its channels need every
+// value), so the error says so.
+qs::Result<qs::QuantSpec> specForAnalysis(const qs::QuantSpec& spec, bool sampled) {
+    if (sampled && spec.axis >= 0 && qs::usesAxis(spec.op))
+        return qs::invalidArgument("Off for this data set: a per-channel configuration needs every value of "
+                                   "each channel, and the data set is larger than the memory budget (streamed "
+                                   "from its file, analysed on a uniform sample)");
+    return spec;
+}
+
+}  // namespace
+
 quint64 AnalysisService::requestBitSweep(const qs::QuantSpec& spec, DatasetPtr data,
                                          qs::analysis::DataKind kind) {
+    const bool sampled = data && data->streamed();
     return enqueue<qs::analysis::BitSweep>(
         AnalysisKind::BitSweep, data,
-        [spec, kind](const qs::data::Dataset& d, const qs::analysis::ProgressCallback& progress) {
-            return qs::analysis::sweepBits(d.values, spec, 2, 16, kind, analysisExec(), progress);
+        [spec, kind, sampled](const qs::data::Dataset& d, const qs::analysis::ProgressCallback& progress)
+            -> qs::Result<qs::analysis::BitSweep> {
+            auto s = specForAnalysis(spec, sampled);
+            if (!s) return s.error();
+            // Every width the op has, the spec otherwise exactly the explorer's.
+            const auto [lo, hi] = qs::analysis::sweepBitRange(spec);
+            return qs::analysis::sweepBits(d.ref(), *s, lo, hi, kind, analysisExec(), progress);
         },
         &AnalysisService::bitSweepReady);
 }
 
 quint64 AnalysisService::requestClipSweep(const qs::QuantSpec& spec, DatasetPtr data) {
+    const bool sampled = data && data->streamed();
     return enqueue<ClipAnalysis>(
         AnalysisKind::ClipSweep, data,
-        [spec](const qs::data::Dataset& d, const qs::analysis::ProgressCallback& progress) {
-            return computeClipAnalysis(d.values, spec, analysisExec(), progress);
+        [spec, sampled](const qs::data::Dataset& d, const qs::analysis::ProgressCallback& progress)
+            -> qs::Result<ClipAnalysis> {
+            auto s = specForAnalysis(spec, sampled);
+            if (!s) return s.error();
+            return computeClipAnalysis(d.ref(), *s, analysisExec(), progress);
         },
         &AnalysisService::clipSweepReady);
 }
 
 quint64 AnalysisService::requestCalibration(const qs::QuantSpec& spec, DatasetPtr data,
                                             const qs::analysis::CalibrationOptions& options) {
+    const bool sampled = data && data->streamed();
     return enqueue<CalibrationAnalysis>(
         AnalysisKind::Calibration, data,
-        [spec, options](const qs::data::Dataset& d, const qs::analysis::ProgressCallback& progress) {
-            return computeCalibration(d.values, spec, options, analysisExec(), progress);
+        [spec, options, sampled](const qs::data::Dataset& d, const qs::analysis::ProgressCallback& progress)
+            -> qs::Result<CalibrationAnalysis> {
+            auto s = specForAnalysis(spec, sampled);
+            if (!s) return s.error();
+            return computeCalibration(d.ref(), *s, options, analysisExec(), progress);
         },
         &AnalysisService::calibrationReady);
 }

@@ -48,6 +48,10 @@ QString BitSweepView::levelsCaption(const BitSweep& s) {
                        .arg(num(r.step, 4))
                        .arg(r.levels_used);
     if (!s.note.empty()) line += QStringLiteral("\n") + qs(s.note);
+    if (r.spec.axis >= 0 && qs::usesAxis(r.spec.op))
+        line += tr("\nPer channel along axis %1, each channel with its own Δ (the theory uses their RMS).")
+                    .arg(r.spec.axis);
+    if (!s.gap_note.empty()) line += QStringLiteral("\n") + qs(s.gap_note);
     return line;
 }
 
@@ -173,11 +177,11 @@ QString BitSweepView::caption() const { return caption_->text(); }
 
 data::NumberColumns BitSweepView::csvTable() const {
     auto t = data::NumberColumns::named(
-        {"bits", "levels", "levels_in_range", "levels_used", "step", "mse", "sqnr_db", "theory_sqnr_db"});
+        {"bits", "levels", "levels_in_range", "levels_used", "step", "mse", "sqnr_db", "theory_sqnr_db", "clipped"});
     if (!result_) return t;
     for (const auto& r : result_->rows)
         t.addRow({double(r.bits), double(r.levels), double(r.levels_in_range), double(r.levels_used), r.step, r.mse,
-                  r.sqnr_db, r.theory_sqnr_db});
+                  r.sqnr_db, r.theory_sqnr_db, double(r.clipped)});
     return t;
 }
 

@@ -19,7 +19,7 @@ public:
     explicit BitSweepView(QWidget* parent = nullptr);
     ~BitSweepView() override;
 
-    // bits,levels,levels_in_range,levels_used,step,mse,sqnr_db,theory_sqnr_db per row.
+    // bits,levels,levels_in_range,levels_used,step,mse,sqnr_db,theory_sqnr_db,clipped per row.
     data::NumberColumns csvTable() const override;
 
     // The legend's name for the theory line, e.g. "theory: 20·log10(2^b − 2) (signed QDQ,

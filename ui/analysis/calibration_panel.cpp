@@ -199,7 +199,7 @@ CalibrationPanel::CalibrationPanel(ExplorerModel* model, QWidget* parent)
     items_->table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     const int rowHeight = fontMetrics().height() + 14;
     items_->table->verticalHeader()->setDefaultSectionSize(rowHeight);
-    items_->table->setFixedHeight(kMethods * rowHeight + fontMetrics().height() + 14);
+    items_->table->setFixedHeight((kMethods + 1) * rowHeight + fontMetrics().height() + 14);
     layout->addWidget(items_->table);
     items_->status = new AnalysisStatus;
     layout->addWidget(items_->status);
@@ -245,14 +245,7 @@ void CalibrationPanel::fillTable() {
         auto* name = new QTableWidgetItem(QIcon(swatch), methodName(c) + (c.note.empty() ? QString() : QStringLiteral(" *")));
         if (!c.note.empty()) name->setToolTip(qs(c.note));
         items_->table->setItem(r, 0, name);
-        const QString cells[] = {rangeText(c), num(c.stats.mse, 4), QString::number(c.stats.sqnr_db, 'f', 2),
-                                 QString::number(100.0 * c.stats.fraction_clipped, 'g', 3),
-                                 QString::number(c.stats.distinct_levels)};
-        for (int col = 1; col <= 5; ++col) {
-            auto* item = new QTableWidgetItem(cells[col - 1]);
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            items_->table->setItem(r, col, item);
-        }
+        setNumberCells(r, rangeText(c), c.stats);
         auto* apply = new QPushButton(tr("Apply"));
         apply->setObjectName(QStringLiteral("applyCalibration%1").arg(r));
         apply->setToolTip(tr("Set the explorer's range to %1 (undoable)").arg(rangeText(c)));
@@ -260,6 +253,33 @@ void CalibrationPanel::fillTable() {
         const QString method = methodName(c);
         connect(apply, &QPushButton::clicked, this, [this, lo, hi, method] { emit applyRequested(lo, hi, method); });
         items_->table->setCellWidget(r, 6, apply);
+    }
+    if (result_) fillCurrentRow(rows);
+}
+
+void CalibrationPanel::fillCurrentRow(int row) {
+    // The explorer's own settings, measured as the Statistics dock measures them.
+    const CalibrationAnalysis& a = *result_;
+    items_->table->setRowCount(row + 1);
+    auto* name = new QTableWidgetItem(tr("current (explorer)"));
+    name->setToolTip(tr("The explorer's settings as they are (per channel included): the same numbers as the "
+                        "Statistics dock"));
+    items_->table->setItem(row, 0, name);
+    const QString range = a.current_per_slice ? tr("per channel / from the data")
+                                              : QStringLiteral("[%1, %2]").arg(floatText(a.current_min),
+                                                                               floatText(a.current_max));
+    setNumberCells(row, range, a.current);
+    items_->table->removeCellWidget(row, 6);
+}
+
+void CalibrationPanel::setNumberCells(int row, const QString& range, const qs::analysis::ErrorStats& stats) {
+    const QString cells[] = {range, num(stats.mse, 4), QString::number(stats.sqnr_db, 'f', 2),
+                             QString::number(100.0 * stats.fraction_clipped, 'g', 3),
+                             QString::number(stats.distinct_levels)};
+    for (int col = 1; col <= 5; ++col) {
+        auto* item = new QTableWidgetItem(cells[col - 1]);
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        items_->table->setItem(row, col, item);
     }
 }
 

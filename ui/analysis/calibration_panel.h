@@ -74,6 +74,9 @@ signals:
 
 private:
     void fillTable();
+    void fillCurrentRow(int row);  // the "current (explorer)" row, after the methods
+    // Columns 1..5 of a row: the range, MSE, SQNR, clipped %, levels used.
+    void setNumberCells(int row, const QString& range, const qs::analysis::ErrorStats& stats);
     void showOptions();
 
     ExplorerModel* model_;

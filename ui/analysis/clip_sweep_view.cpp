@@ -43,6 +43,7 @@ ClipSweepView::ClipSweepView(QWidget* parent) : ResultPlot(parent) {
     laplace_ = graph("laplaceMse", tr("closed form, Laplace b"));
     optimum_ = graph("measuredOptimum", tr("measured minimum α*"));
     optimum_->setLineStyle(QCPGraph::lsNone);
+    current_ = graph("currentSettings", tr("current settings"));
     optimumText_ = items::label(p, x, y, QStringLiteral("optimumLabel"), QCPItemPosition::ptPlotCoords,
                                 QCPItemPosition::ptPlotCoords, Qt::AlignHCenter | Qt::AlignBottom);
     optimumText_->setPadding(QMargins(6, 2, 6, 12));  // above the marker: the curve rises on both sides
@@ -104,6 +105,8 @@ void ClipSweepView::applySeriesStyle(const PlotPalette& c) {
     laplace_->setPen(QPen(c.secondary, 1.8, Qt::DashDotLine));
     optimum_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(c.range, 2), c.range, 12));
     optimumText_->setColor(c.range);
+    current_->setPen(QPen(c.marker, 1.6, Qt::DotLine));
+    current_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(c.marker, 2), c.marker, 10));
 }
 
 void ClipSweepView::draw() {
@@ -112,7 +115,7 @@ void ClipSweepView::draw() {
     optimumText_->setVisible(have);
     apply_->setEnabled(have);
     if (!have) {
-        for (QCPGraph* g : {measured_, gaussian_, laplace_, optimum_}) g->data()->clear();
+        for (QCPGraph* g : {measured_, gaussian_, laplace_, optimum_, current_}) g->data()->clear();
         title_->setText(tr("Clipping sweep"));
         fit_->clear();
         table_->setRowCount(0);
@@ -135,6 +138,20 @@ void ClipSweepView::draw() {
     gaussian_->setData(a, g, true);
     laplace_->setData(a, l, true);
     optimum_->setData({s.best_alpha}, {s.best_mse}, true);
+    // The explorer's own settings, measured as the Statistics dock measures them.
+    const qs::analysis::CurrentSettings& cur = result_->current;
+    const QString curText = tr("current settings: MSE = %1, SQNR = %2 dB, %3 clipped")
+                                .arg(num(cur.mse, 4), num(cur.sqnr_db, 4), QLocale().toString(static_cast<qlonglong>(cur.clipped)));
+    if (std::isfinite(cur.alpha)) {
+        current_->setLineStyle(QCPGraph::lsNone);
+        current_->setData({cur.alpha}, {cur.mse}, true);
+        current_->setName(tr("%1 (α = %2)").arg(curText, num(cur.alpha, 5)));
+    } else {
+        current_->setLineStyle(QCPGraph::lsLine);
+        current_->setData({0.0, s.max_abs * 1.02}, {cur.mse, cur.mse}, true);
+        current_->setName(tr("%1 (per-channel / data ranges: a level, not a point)").arg(curText));
+    }
+    if (cur.mse > 0 && std::isfinite(cur.mse)) yLo_ = std::min(yLo_, cur.mse), yHi_ = std::max(yHi_, cur.mse);
     gaussian_->setName(tr("closed form, Gaussian σ = %1 (α* = %2)").arg(num(s.sigma, 4), num(s.gaussian_alpha, 4)));
     laplace_->setName(tr("closed form, Laplace b = %1 (α* = %2)").arg(num(s.laplace_b, 4), num(s.laplace_alpha, 4)));
     optimumText_->position->setCoords(s.best_alpha, s.best_mse);

@@ -31,6 +31,9 @@ public:
     QCPGraph* gaussianGraph() const { return gaussian_; }
     QCPGraph* laplaceGraph() const { return laplace_; }
     QCPGraph* optimumGraph() const { return optimum_; }
+    // The explorer's current settings: a point at the current α, or a level line when the
+    // ranges differ per channel or come from the data (ClipAnalysis::current).
+    QCPGraph* currentGraph() const { return current_; }
     QCPItemText* optimumLabel() const { return optimumText_; }
     QTableWidget* table() const { return table_; }
     QPushButton* applyButton() const { return apply_; }
@@ -54,6 +57,7 @@ private:
     QCPGraph* gaussian_ = nullptr;
     QCPGraph* laplace_ = nullptr;
     QCPGraph* optimum_ = nullptr;
+    QCPGraph* current_ = nullptr;
     QCPItemText* optimumText_ = nullptr;
     QTableWidget* table_ = nullptr;
     QLabel* fit_ = nullptr;

@@ -69,6 +69,8 @@ void ErrorHistogramView::applySeriesStyle(const PlotPalette& c) {
     items_->infoText->setColor(plotPalette(theme()).text);
 }
 
+QString ErrorHistogramView::infoText() const { return items_->infoText->text(); }
+
 void ErrorHistogramView::draw() {
     const bool have = result_ && result_->error_hist.bins() > 0;
     plot()->legend->setVisible(have);
@@ -122,8 +124,14 @@ void ErrorHistogramView::draw() {
     if (std::isfinite(rmseOverStep))
         info << tr("RMSE/Δ = %1   (uniform model: 1/√12 = %2)")
                     .arg(num(rmseOverStep, 4), num(qs::analysis::kUniformRmseOverStep, 4));
+    // The clipped values are the explorer's count (the Statistics dock's); the errors past
+    // the plotted span are another thing (a clipped value's error may be small, and a
+    // channel with a larger Δ has unclipped errors past channel 0's).
+    if (r.clipped_below + r.clipped_above > 0)
+        info << tr("clipped: %1 below · %2 above the range").arg(QLocale().toString(static_cast<qlonglong>(r.clipped_below)),
+                                                                 QLocale().toString(static_cast<qlonglong>(r.clipped_above)));
     if (h.underflow + h.overflow > 0)
-        info << tr("outside ±%1: %2 below, %3 above (clipped values)")
+        info << tr("errors outside ±%1 (not drawn): %2 below, %3 above")
                     .arg(num(r.error_span, 3), QLocale().toString(static_cast<qlonglong>(h.underflow)),
                          QLocale().toString(static_cast<qlonglong>(h.overflow)));
     items_->infoText->setText(info.join(QLatin1Char('\n')));

@@ -23,6 +23,7 @@ public:
 
     QCPBars* errorBars() const;
     QCPGraph* uniformGraph() const;
+    QString infoText() const;  // the note in the corner (Δ, RMSE/Δ, clipped, errors off the plot)
 
 protected:
     void draw() override;

@@ -35,6 +35,8 @@ HistogramView::HistogramView(QWidget* parent) : ResultPlot(parent), items_(std::
 
     items_->inside = items::bars(x, y, QStringLiteral("insideBars"), tr("in range"));
     items_->clipped = items::bars(x, y, QStringLiteral("clippedBars"), tr("clipped"));
+    // A bin may hold kept and clipped values (per channel, each against its own range).
+    items_->clipped->moveAbove(items_->inside);
     items_->clipLegend = items::legendEntry(p, x, y, QStringLiteral("clipLegendEntry"));
     items_->handleLegend = items::legendEntry(p, x, y, QStringLiteral("requestedRangeLegendEntry"));
 
@@ -98,7 +100,7 @@ void HistogramView::draw() {
                                .arg(QLocale().toString(static_cast<qlonglong>(r.stats.count + r.stats.nan_pairs)))
                                .arg(h.bins()));
 
-    const auto split = qs::analysis::splitClipped(h, r.clip_lo, r.clip_hi);
+    const auto split = qs::analysis::splitClipped(r);
     items_->inside->setWidth(h.binWidth());
     items_->clipped->setWidth(h.binWidth());
     setPlotData(items_->inside, split.centers, split.inside);
@@ -152,12 +154,11 @@ PlotFrame::Readout HistogramView::readoutAt(const QPointF& pixel) const {
     const qs::analysis::Histogram& h = result_->data_hist;
     const int bin = histogramBinReadout(plot(), h, pixel, r);
     if (bin < 0) return r;
-    const bool clipped =
-        qs::analysis::splitClipped(h, result_->clip_lo, result_->clip_hi).is_clipped[static_cast<size_t>(bin)];
+    const double clipped = qs::analysis::splitClipped(*result_).clipped[static_cast<size_t>(bin)];
     r.text = tr("[%1, %2)\ncount = %3%4")
                  .arg(num(h.edge(bin)), num(h.edge(bin + 1)))
                  .arg(h.counts[static_cast<size_t>(bin)])
-                 .arg(clipped ? tr("\nclipped") : QString());
+                 .arg(clipped > 0 ? tr("\nclipped: %1").arg(static_cast<qlonglong>(clipped)) : QString());
     return r;
 }
 
@@ -165,7 +166,7 @@ data::NumberColumns HistogramView::csvTable() const {
     auto t = data::NumberColumns::named({"bin_lo", "bin_hi", "count", "clipped"});
     if (!result_) return t;
     const qs::analysis::Histogram& h = result_->data_hist;
-    const auto split = qs::analysis::splitClipped(h, result_->clip_lo, result_->clip_hi);
+    const auto split = qs::analysis::splitClipped(*result_);
     for (int i = 0; i < h.bins(); ++i) {
         const size_t k = static_cast<size_t>(i);
         t.addRow({h.edge(i), h.edge(i + 1), static_cast<double>(h.counts[k]), split.is_clipped[k] ? 1.0 : 0.0});

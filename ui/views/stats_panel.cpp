@@ -37,9 +37,9 @@ constexpr RowSpec kRows[] = {
     {"cosine", QT_TRANSLATE_NOOP("qs::ui::StatsPanel", "Cosine similarity"), "Σ x·Q(x) / (|x|·|Q(x)|)"},
     {"clip_fraction", QT_TRANSLATE_NOOP("qs::ui::StatsPanel", "Clipped"), "Share of values outside the range the op used (each against its own channel's range)"},
     {"levels_used", QT_TRANSLATE_NOOP("qs::ui::StatsPanel", "Levels used"), "Distinct outputs among all the codes the op can produce"},
-    {"step", QT_TRANSLATE_NOOP("qs::ui::StatsPanel", "Step Δ"), "Output change per code"},
+    {"step", QT_TRANSLATE_NOOP("qs::ui::StatsPanel", "Step Δ (PyTorch/ONNX scale)"), "Output change per code: what PyTorch and ONNX call the scale (x ≈ (code − zero point) · scale)"},
     {"rmse_over_step", QT_TRANSLATE_NOOP("qs::ui::StatsPanel", "RMSE / Δ"), "0.2887 = 1/√12 when the error is uniform on ±Δ/2"},
-    {"scale", QT_TRANSLATE_NOOP("qs::ui::StatsPanel", "Scale"), "code ≈ x · scale (+ offset)"},
+    {"scale", QT_TRANSLATE_NOOP("qs::ui::StatsPanel", "TF scale (codes per unit)"), "TensorFlow's scale: code ≈ x · scale (+ offset), the inverse of the step Δ"},
     {"zero_point", QT_TRANSLATE_NOOP("qs::ui::StatsPanel", "Zero point"), "The code of x = 0 and what 0 comes back as"},
     {"output_min", QT_TRANSLATE_NOOP("qs::ui::StatsPanel", "Range used"), "QuantizeV2: output_min / output_max as TF returns them; QDQ: the effective range; TPU: lower / upper"},
     {"requested_min", QT_TRANSLATE_NOOP("qs::ui::StatsPanel", "Requested range"), "The range fed to the op (or the data's, when the op takes it from the data)"},
@@ -143,10 +143,18 @@ void StatsPanel::setResult(std::shared_ptr<const qs::analysis::ExplorerResult> r
         set("requested_min", QStringLiteral("[%1, %2]").arg(floatText(static_cast<float>(v["requested_min"])),
                                                            floatText(static_cast<float>(v["requested_max"]))));
     }
-    set("data_min", QStringLiteral("[%1, %2]").arg(floatText(r.data_min), floatText(r.data_max)));
+    set("data_min", dataRangeText(r));
     title_->setText(specTitle(r.spec) + (perChannel ? tr("  ·  %1 channels").arg(r.run.slices.size()) : QString()));
     formula_->setText(formulaText(r));
     setStale(false);
+}
+
+QString StatsPanel::dataRangeText(const qs::analysis::ExplorerResult& r) {
+    if (r.finite_count == 0)
+        return r.stats.count == 0 ? tr("no finite value (every value is NaN)") : tr("no finite value (only NaN and ±inf)");
+    const QString range = QStringLiteral("[%1, %2]").arg(floatText(r.data_min), floatText(r.data_max));
+    if (std::isfinite(r.data_min) && std::isfinite(r.data_max)) return range;
+    return tr("%1; finite values in [%2, %3]").arg(range, floatText(r.finite_min), floatText(r.finite_max));
 }
 
 QString StatsPanel::formulaText(const qs::analysis::ExplorerResult& r) {
@@ -207,7 +215,8 @@ QString StatsPanel::formulaText(const qs::analysis::ExplorerResult& r) {
                    .arg(s.num_buckets - 1);
     }
     if (!perChannel && !r.run.slices.empty()) {
-        numbers = tr("This run: min = %1, max = %2, scale = %3, Δ = %4, zero point = code %5")
+        numbers = tr("This run: min = %1, max = %2, TF scale = %3 codes per unit, Δ = %4 (the PyTorch/ONNX "
+                     "scale), zero point = code %5")
                       .arg(floatText(q.output_min), floatText(q.output_max), floatText(q.scale),
                            QString::number(q.step, 'g', 7))
                       .arg(q.zero_code);
@@ -242,12 +251,15 @@ QString StatsPanel::valueText(const QString& key) const {
     return row >= 0 ? table_->item(row, 1)->text() : QString();
 }
 
-data::NumberColumns StatsPanel::csvTable() const {
-    data::NumberColumns t;
+data::TextTable StatsPanel::csvTable() const {
+    data::TextTable t;
     if (!result_) return t;
-    for (const auto& row : qs::analysis::statisticsRows(*result_)) {
-        t.header.push_back(row.key);
-        t.columns.push_back({row.value});
+    const qs::analysis::StatisticsTable s = qs::analysis::statisticsTable(*result_);
+    t.header = s.header;
+    for (size_t i = 0; i < s.rows.size(); ++i) {
+        std::vector<std::string> row{s.scopes[i], s.scopes[i] == "channel" ? std::to_string(i - 1) : std::string()};
+        for (double v : s.rows[i]) row.push_back(std::isnan(v) ? std::string() : data::csvNumber(v));
+        t.rows.push_back(std::move(row));
     }
     return t;
 }

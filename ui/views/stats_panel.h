@@ -28,11 +28,15 @@ public:
 
     // One header row of keys (count,nan_pairs,mse,rmse,...) and one row of values: the
     // statistics CSV. Empty columns without a result.
-    data::NumberColumns csvTable() const;
+    // The statistics CSV (qs::analysis::statisticsTable): scope,channel then the keys; the
+    // whole tensor's row, then one row per channel.
+    data::TextTable csvTable() const;
     bool exportCsv(const QString& path, QString* error = nullptr) const;
 
     // The formula in words for the result's op/mode (also shown in the panel).
     static QString formulaText(const qs::analysis::ExplorerResult& result);
+    // "[−2, 2]", "[-inf, inf]; finite values in [−2, 2]", "no finite value (every value is NaN)".
+    static QString dataRangeText(const qs::analysis::ExplorerResult& result);
 
     QTableWidget* table() const { return table_; }
     QString valueText(const QString& key) const;  // the displayed value of a row, by key
