@@ -18,6 +18,7 @@
 #include "app/cli/session_input.h"
 #include "core/analysis/explorer.h"
 #include "core/data/load_file.h"
+#include "ui/compute/explorer_on_dataset.h"
 #include "ui/model/native_file.h"
 #include "ui/model/session.h"
 #include "ui/plot/plot_frame.h"
@@ -31,7 +32,6 @@ namespace qs::cli {
 namespace {
 
 constexpr const char* kCommand = "export";
-constexpr int kTransferCsvSamples = 4096;  // at least this many rows in the transfer CSV
 
 constexpr std::array<OptionSpec, 12> kOptions{{
     {"", "--case", true},
@@ -194,11 +194,8 @@ int runExport(const std::vector<std::string>& args) {
     const Result<data::Dataset> dataset = loadInputData(choice, session ? &*session : nullptr);
     if (!dataset) return reportInputError(kCommand, dataset.error().message);
 
-    // The computation: the GUI's, with a transfer curve fine enough for the CSV.
-    analysis::ExplorerOptions options;
-    options.curve_samples = std::max(options.curve_samples, kTransferCsvSamples);
-    options.keep_output = false;  // the exports draw statistics and histograms, not Q(x)
-    if (session) options.channel = session->view.channel;
+    // The computation: the window's, so that both draw and write the same files for the same view.
+    const analysis::ExplorerOptions options = ui::viewExplorerOptions(session ? session->view.channel : 0);
     Result<analysis::ExplorerResult> result = analysis::computeExplorer(spec, dataset->ref(), options);
     if (!result) {
         reportInputError(kCommand, result.error().kind + ": " + result.error().message);

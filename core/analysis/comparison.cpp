@@ -25,7 +25,9 @@ Result<ComparisonAnalysis> computeComparison(const TensorRef<float>& data, const
     ExplorerOptions options;
     options.exec = exec;
     options.curve_samples = kCurveSamples;
-    options.keep_output = false;
+    // The outputs give each configuration's errors for the error histogram (its span, the
+    // largest step of all, is known only after every configuration ran).
+    options.keep_output = true;
     options.data_range = dataRange(data.data, exec);  // the same data for every scheme
     // One unit per configuration, and one for resampling the curves and histograms.
     const ProgressPart reporter(&progress);
@@ -47,6 +49,7 @@ Result<ComparisonAnalysis> computeComparison(const TensorRef<float>& data, const
         last = std::max(last, run->curve.x_last);
         out.error_span = std::max(out.error_span, std::abs(e.slice.step));
         const std::vector<float>& y = run->output;
+        if (y.size() != data.data.size()) return Error{"Internal", "comparison: the op's output has another size"};
         errors[i].resize(y.size());
         for (size_t k = 0; k < y.size(); ++k) errors[i][k] = data.data[k] - y[k];
     }

@@ -119,6 +119,20 @@ void channelsFirst(std::span<const float> x, const SliceLayout& l, std::vector<f
         }
 }
 
+// Whether a report spec takes the tensor's min/max as its given range: QuantizeV2 and the
+// TPU op per tensor, and per-tensor QDQ (see tensorRow); per-channel QuantizeV2 ranges
+// come from each slice (FromData) and per-channel QDQ finds its own.
+bool needsDataRange(const QuantSpec& spec) { return !isQdq(spec.op) || spec.axis < 0; }
+
+QuantSpec withReportRange(QuantSpec spec, float lo, float hi) {
+    if (needsDataRange(spec)) {
+        spec.min_range = lo;
+        spec.max_range = hi;
+    }
+    if (isQdq(spec.op) && spec.axis < 0) spec.range_given = true;
+    return spec;
+}
+
 class ReportRun {
 public:
     ReportRun(const modelfile::ModelFile& model, const QuantSpec& spec, const ModelReportOptions& options)
@@ -153,6 +167,8 @@ public:
         }
         report.bytes_float32 = report.elements * static_cast<int64_t>(sizeof(float));
         sortWorstFirst(report.rows, [](const TensorReportRow& a, const TensorReportRow& b) { return a.name < b.name; });
+        std::stable_partition(report.rows.begin(), report.rows.end(),
+                              [](const TensorReportRow& r) { return !r.int32_codes; });
         return report;
     }
 
@@ -176,6 +192,7 @@ private:
         row.shape = info.shape;
         row.dtype = info.dtype_name;
         row.dequantized = modelfile::isInteger(info.dtype) && info.quantization.has_value();
+        row.int32_codes = row.dequantized && (info.dtype == DType::Int32 || info.dtype == DType::UInt32);
         QuantSpec spec = reportSpecFor(spec_, info.shape, modelfile::channelAxis(model_.format(), info));
         row.axis = static_cast<int>(spec.axis);
         // QuantizeV2 per tensor (and per channel over a size-1 axis) and the TPU op take the
@@ -184,8 +201,9 @@ private:
         // min/max: the same outputs as range_given false (the op's scale is the smaller of
         // q_min/min and q_max/max, so its range covers [min, max] and clamps nothing), without
         // the two single-threaded min/max passes applySpec and the op would make.
-        if (!isQdq(spec.op) || spec.axis < 0) dataRange(x, options_.exec, spec.min_range, spec.max_range);
-        if (isQdq(spec.op) && spec.axis < 0) spec.range_given = true;
+        float lo = 0, hi = 0;
+        if (needsDataRange(spec)) dataRange(x, options_.exec, lo, hi);
+        spec = withReportRange(spec, lo, hi);
         if (!progress(0.1 * n)) return cancelledError();
 
         // Channels last (or nearly): the op and the statistics see the tensor as [channels,
@@ -284,6 +302,8 @@ private:
             row.calibration_note = methods.error().message;
             return;
         }
+        // Min-max is the row's own quantizer (per channel: each channel's own range), whose
+        // SQNR the row has already; the searched ranges are measured over the whole tensor.
         std::vector<Calibration> candidates = *methods;
         std::vector<QuantSpec> toMeasure;
         for (Calibration& c : candidates) {
@@ -291,8 +311,9 @@ private:
                 c.min = row.stats.min;
                 c.max = row.stats.max;
                 c.spec = withRange(base, c.min, c.max);
+            } else {
+                toMeasure.push_back(c.spec);
             }
-            if (!(c.method == CalibrationMethod::MinMax && spec.axis < 0)) toMeasure.push_back(c.spec);
         }
         // Without NaNs every candidate is measured in one fused pass (candidateSqnrs).
         std::optional<std::vector<double>> fused;
@@ -306,8 +327,7 @@ private:
         }
         size_t measured = 0;
         for (const Calibration& c : candidates) {
-            // Per tensor, min-max is the row's own quantizer: its SQNR is known already.
-            const bool known = c.method == CalibrationMethod::MinMax && spec.axis < 0;
+            const bool known = c.method == CalibrationMethod::MinMax;
             auto sqnr = known ? Result<double>(row.stats.sqnr_db)
                         : fused ? Result<double>((*fused)[measured++])
                                 : wholeTensorSqnr(x, c.spec);
@@ -316,7 +336,8 @@ private:
                 return;
             }
             if (std::isnan(*sqnr) || (row.calibration && !(*sqnr > row.calibration->sqnr_db))) continue;
-            row.calibration = BestCalibration{c.method, c.min, c.max, *sqnr, static_cast<int64_t>(sample.size())};
+            row.calibration = BestCalibration{c.method, c.min, c.max, *sqnr, static_cast<int64_t>(sample.size()),
+                                              known && spec.axis >= 0};
         }
         if (!row.calibration) row.calibration_note = "no method gave a finite comparison";
     }
@@ -425,6 +446,14 @@ QuantSpec reportSpecFor(const QuantSpec& spec, const Shape& shape, int channelAx
     s.range_source = perChannel ? RangeSource::FromData : RangeSource::Given;
     if (isQdq(spec.op)) s.range_given = false;
     return s;
+}
+
+QuantSpec reportRowSpec(const QuantSpec& reportSpec, const TensorReportRow& row) {
+    return withReportRange(reportSpecFor(reportSpec, row.shape, row.axis), row.stats.min, row.stats.max);
+}
+
+std::string bestCalibrationName(const BestCalibration& best) {
+    return best.per_channel ? "min-max per channel" : std::string(calibrationMethodName(best.method));
 }
 
 Result<ModelReport> computeModelReport(const modelfile::ModelFile& model, const QuantSpec& spec,

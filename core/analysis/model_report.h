@@ -35,12 +35,12 @@
 // the whole tensor, also when the report runs per channel), finds the percentile,
 // MSE-optimal and KL ranges on a deterministic sample of at most
 // options.calibration_samples values (searchSample: one value per equal block); min-max
-// takes the tensor's own min/max. Each of the four ranges is then run over the whole tensor
-// and the best is the one of highest SQNR there (choosing on the sample would over-weight or
-// miss rare outliers). Cost per tensor: calibrate() on the sample (about the same for every
-// tensor: the KL search over 2048 bins and the MSE search dominate) plus three runs of the op
-// over the tensor (four when the report runs per channel: per tensor, min-max is the row's
-// own quantizer).
+// is the row's own quantizer (per tensor: the tensor's min/max; per channel: each channel's
+// own min/max), so the best is never worse than the row's own SQNR. The three searched
+// ranges are then run over the whole tensor and the best is the one of highest SQNR there
+// (choosing on the sample would over-weight or miss rare outliers). Cost per tensor:
+// calibrate() on the sample (about the same for every tensor: the KL search over 2048 bins
+// and the MSE search dominate) plus three runs of the op over the tensor.
 
 // Tensors are loaded one at a time (memory-mapped where the format stores them raw; float32
 // aligned in the mapping is used in place), so memory stays at about two copies of the
@@ -103,10 +103,14 @@ struct ChannelRow {
 
 struct BestCalibration {
     CalibrationMethod method = CalibrationMethod::MinMax;
-    float min = 0, max = 0;  // the range it found
+    float min = 0, max = 0;  // the range it found (per channel: the tensor's min/max)
     double sqnr_db = 0;      // over the whole tensor with that range
     int64_t sample = 0;      // values the range search ran on
+    // Min-max of a per-channel row: each channel's own range, the row's own quantizer.
+    bool per_channel = false;
 };
+// "min-max per channel" for a per-channel min-max, else calibrationMethodName().
+std::string bestCalibrationName(const BestCalibration& best);
 
 struct TensorReportRow {
     std::string name;
@@ -118,6 +122,9 @@ struct TensorReportRow {
     std::optional<BestCalibration> calibration;  // none when not asked or it failed
     std::string calibration_note;                // why there is none (calibrate's error)
     std::vector<ChannelRow> channels;            // worst SQNR first; empty per tensor
+    // Stored as 32-bit integer codes: the biases that int8 schemes keep at 32 bits. Their
+    // SQNR under an 8-bit op says nothing about the model, so they rank after the others.
+    bool int32_codes = false;
 };
 
 struct SkippedTensor {
@@ -130,7 +137,8 @@ struct ModelReport {
     std::string format;  // ModelFile::format()
     QuantSpec spec;      // the op settings the report ran with (its range fields unused)
     bool per_channel = false;
-    std::vector<TensorReportRow> rows;  // worst SQNR first (NaN last, then by name)
+    // Worst SQNR first (NaN last, then by name), the int32_codes rows after all others.
+    std::vector<TensorReportRow> rows;
     std::vector<SkippedTensor> skipped; // in file order
     int64_t elements = 0;               // Σ elements of the rows
     int64_t bytes_float32 = 0;          // elements × 4: what the report processed
@@ -149,20 +157,27 @@ Result<ModelReport> computeModelReport(const modelfile::ModelFile& model, const 
 inline constexpr int64_t kMaxReportChannels = 65536;
 QuantSpec reportSpecFor(const QuantSpec& spec, const Shape& shape, int channelAxis);
 
+// The exact spec a row's numbers come from (what the explorer runs to show that row on the
+// tensor's data): reportSpecFor along the row's axis, with the range the report gave it
+// (per tensor: the tensor's min/max; per channel: each channel's own).
+QuantSpec reportRowSpec(const QuantSpec& reportSpec, const TensorReportRow& row);
+
 // The rows as CSV (csv_writer): one line per tensor (channel empty) followed by its channel
 // lines, in the report's order. Columns:
 //   tensor,channel,shape,dtype,axis,elements,min,max,mse,sqnr_db,clipped_fraction,
 //   levels_used,levels_available,best_calibration,best_calibration_sqnr_db
+// (best_calibration: bestCalibrationName)
 data::TextTable modelReportTable(const ModelReport& report);
 
 // The report as a JSON document (UTF-8, numbers as the shortest text that reads back,
 // non-finite numbers as the strings "nan", "inf", "-inf", levels_used -1 as null):
 //   {"file", "format", "spec": {"op", attributes in TF's names...}, "per_channel",
 //    "elements", "bytes_float32",
-//    "tensors": [{"name", "shape", "dtype", "dequantized", "axis", "elements", "min", "max",
-//                 "mse", "sqnr_db", "clipped_fraction", "levels_used", "levels_available",
-//                 "nan_pairs", "best_calibration": null | {"method", "min", "max",
-//                 "sqnr_db", "sample"}, "channels": [{"channel", "elements", "min", ...}]}],
+//    "tensors": [{"name", "shape", "dtype", "dequantized", "int32_codes", "axis", "elements",
+//                 "min", "max", "mse", "sqnr_db", "clipped_fraction", "levels_used",
+//                 "levels_available", "nan_pairs", "best_calibration": null | {"method", "min",
+//                 "max", "sqnr_db", "sample", "per_channel"},
+//                 "channels": [{"channel", "elements", "min", ...}]}],
 //    "skipped": [{"name", "reason"}]}
 std::string modelReportJson(const ModelReport& report);
 

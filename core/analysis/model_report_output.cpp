@@ -109,7 +109,7 @@ data::TextTable modelReportTable(const ModelReport& report) {
     for (const TensorReportRow& r : report.rows) {
         std::vector<std::string> line = {r.name, "", shapeText(r.shape), r.dtype, std::to_string(r.axis)};
         for (auto& cell : statsCells(r.stats)) line.push_back(std::move(cell));
-        line.push_back(r.calibration ? std::string(calibrationMethodName(r.calibration->method)) : "");
+        line.push_back(r.calibration ? bestCalibrationName(*r.calibration) : "");
         line.push_back(r.calibration ? csvNumber(r.calibration->sqnr_db) : "");
         t.rows.push_back(std::move(line));
         for (const ChannelRow& c : r.channels) {
@@ -136,12 +136,14 @@ std::string modelReportJson(const ModelReport& report) {
         for (size_t k = 0; k < r.shape.size(); ++k) shape += (k ? ", " : "") + std::to_string(r.shape[k]);
         j += std::string(i ? "," : "") + "\n    {\"name\": " + jsonString(r.name) + ", \"shape\": [" + shape +
              "], \"dtype\": " + jsonString(r.dtype) + ", \"dequantized\": " + (r.dequantized ? "true" : "false") +
+             ", \"int32_codes\": " + (r.int32_codes ? "true" : "false") +
              ", \"axis\": " + std::to_string(r.axis) + ", " + statsJson(r.stats) + ", \"best_calibration\": ";
         if (r.calibration)
             j += "{\"method\": " + jsonString(calibrationMethodName(r.calibration->method)) +
                  ", \"min\": " + jsonNumber(r.calibration->min) + ", \"max\": " + jsonNumber(r.calibration->max) +
                  ", \"sqnr_db\": " + jsonNumber(r.calibration->sqnr_db) +
-                 ", \"sample\": " + std::to_string(r.calibration->sample) + "}";
+                 ", \"sample\": " + std::to_string(r.calibration->sample) +
+                 ", \"per_channel\": " + (r.calibration->per_channel ? "true" : "false") + "}";
         else
             j += "null";
         j += ", \"channels\": [";

@@ -62,6 +62,18 @@ private slots:
 
         const QImage png(dir.filePath("r.png"));
         QCOMPARE(png.size(), QSize(1600, 1000));
+        // The bar is named on its left (the PNG had no names: they were chosen on a replot,
+        // which an offscreen export never does). The one bar sits mid-height.
+        int barStart = -1;
+        for (int x = 0; x < png.width() && barStart < 0; ++x) {
+            const QColor c = png.pixelColor(x, png.height() / 2);
+            if (c.blue() > c.red() + 40) barStart = x;
+        }
+        QVERIFY(barStart > 40);
+        int text = 0;
+        for (int y = png.height() / 2 - 30; y < png.height() / 2 + 30; ++y)
+            for (int x = 0; x < barStart - 10; ++x) text += png.pixelColor(x, y).lightness() < 110;
+        QVERIFY2(text > 50, qPrintable(QString("%1 text pixels left of the bar at %2").arg(text).arg(barStart)));
     }
 
     void perChannelAndStandardOutput() {

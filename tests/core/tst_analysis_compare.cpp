@@ -45,6 +45,35 @@ private slots:
         QCOMPARE(r->error_span, widest);
     }
 
+    // Each configuration's error histogram counts its own errors x - Q(x) over the shared
+    // span: every value once (in a bin or past the span), the counts those of the
+    // explorer's output; it was empty (the outputs were not kept) in the tab and the CLI.
+    void errorHistogramsCountEveryConfigurationsErrors() {
+        const data::Dataset d = data::normal(20000, 11);
+        const std::vector<QuantSpec> specs{qdq(8), qdq(4, -2.0f, 2.0f)};
+        auto r = computeComparison(d.ref(), specs, Exec{2});
+        QVERIFY(bool(r));
+        for (size_t i = 0; i < specs.size(); ++i) {
+            const Histogram& h = r->entries[i].error_hist;
+            QVERIFY(h.bins() > 0);
+            QCOMPARE(h.lo, -r->error_span);
+            QCOMPARE(h.hi, r->error_span);
+            auto alone = computeExplorer(specs[i], d.ref());
+            QVERIFY(bool(alone));
+            std::vector<float> errors(d.values.size());
+            for (size_t k = 0; k < errors.size(); ++k) errors[k] = d.values[k] - alone->output[k];
+            auto expected = histogram(errors, -r->error_span, r->error_span, h.bins());
+            QVERIFY(bool(expected));
+            QCOMPARE(h.counts, expected->counts);
+            QCOMPARE(h.underflow, expected->underflow);
+            QCOMPARE(h.overflow, expected->overflow);
+            int64_t inBins = 0;
+            for (int64_t c : h.counts) inBins += c;
+            QCOMPARE(inBins + h.underflow + h.overflow + h.nan_count, static_cast<int64_t>(d.values.size()));
+            QVERIFY(inBins > static_cast<int64_t>(d.values.size()) / 2);  // most errors are within a step
+        }
+    }
+
     void aRejectedConfigurationCarriesItsErrorAndTheOthersRun() {
         const data::Dataset d = data::uniform(1000, 3);
         const std::vector<QuantSpec> specs{qdq(8, 1.0f, -1.0f), qdq(8)};

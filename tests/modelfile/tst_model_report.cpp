@@ -52,6 +52,14 @@ qs::Result<ExplorerResult> explorerOverDataRange(QuantSpec spec, const std::vect
     return computeExplorer(spec, TensorRef<float>{x, {static_cast<int64_t>(x.size())}});
 }
 
+// [rows, channels] normal values, channels last, channel c scaled by factor^c.
+std::vector<float> scaledChannels(int64_t rows, int64_t channels, float factor, uint32_t seed) {
+    std::vector<float> x = normalValues(static_cast<size_t>(rows * channels), 1.0f, seed);
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t c = 0; c < channels; ++c) x[static_cast<size_t>(i * channels + c)] *= std::pow(factor, float(c));
+    return x;
+}
+
 // The skipped tensors and their reasons, for failure messages.
 QByteArray skippedText(const ModelReport& r) {
     std::string s;
@@ -174,9 +182,7 @@ private slots:
     void perChannelRowsEqualEachChannelReportedAlone() {
         // [rows, channels] with channels last (the npz convention): channel c scaled by 10^c.
         const int64_t rows = 500, channels = 3;
-        std::vector<float> x = normalValues(static_cast<size_t>(rows * channels), 1.0f, 5);
-        for (int64_t i = 0; i < rows; ++i)
-            for (int64_t c = 0; c < channels; ++c) x[static_cast<size_t>(i * channels + c)] *= std::pow(10.0f, float(c));
+        const std::vector<float> x = scaledChannels(rows, channels, 10.0f, 5);
         MemoryModel m;
         m.addFloats("k", {rows, channels}, x);
         for (QuantOp op : {QuantOp::QuantizeV2, QuantOp::QuantizeAndDequantizeV2}) {
@@ -251,6 +257,100 @@ private slots:
         QCOMPARE(row.calibration->sample, int64_t{20000});
         QVERIFY(row.calibration->method != CalibrationMethod::MinMax);  // the outlier costs min-max
         QVERIFY2(row.calibration->sqnr_db > row.stats.sqnr_db + 1, qPrintable(QString("%1 %2 %3 %4").arg(row.calibration->sqnr_db).arg(row.stats.sqnr_db).arg(row.calibration->min).arg(row.calibration->max)));
+    }
+
+    // Per channel, "the best calibration" was searched and measured per tensor only, so a
+    // tensor whose channels differ in scale (every per-channel int8 weight) got a "best"
+    // far below its own per-channel SQNR. Min-max is the row's own quantizer now: the best
+    // is never worse than the row.
+    void bestCalibrationIsNeverWorseThanTheRowsOwnQuantizer() {
+        const int64_t rows = 400, channels = 4;
+        const std::vector<float> x = scaledChannels(rows, channels, 30.0f, 21);
+        MemoryModel m;
+        m.addFloats("k", {rows, channels}, x);
+        m.addFloats("v", {3000}, normalValues(3000, 1.0f, 22));
+        for (QuantOp op : {QuantOp::QuantizeV2, QuantOp::QuantizeAndDequantizeV2}) {
+            for (int64_t axis : {int64_t{-1}, int64_t{0}}) {
+                QuantSpec spec = qdq8(op);
+                spec.axis = axis;
+                ModelReportOptions o;
+                o.calibration_samples = 2000;
+                auto r = computeModelReport(m, spec, o);
+                QVERIFY(r.ok());
+                for (const TensorReportRow& row : r->rows) {
+                    QVERIFY(row.calibration.has_value());
+                    QVERIFY2(row.calibration->sqnr_db >= row.stats.sqnr_db,
+                             qPrintable(QString("%1 axis %2: best %3 dB, own %4 dB")
+                                            .arg(QString::fromStdString(row.name)).arg(axis)
+                                            .arg(row.calibration->sqnr_db).arg(row.stats.sqnr_db)));
+                }
+                const TensorReportRow* k = rowNamed(*r, "k");
+                QVERIFY(k);
+                if (axis >= 0) {  // no single range comes near each channel's own
+                    QCOMPARE(k->calibration->method, CalibrationMethod::MinMax);
+                    QVERIFY(k->calibration->per_channel);
+                    QCOMPARE(k->calibration->sqnr_db, k->stats.sqnr_db);
+                    QCOMPARE(bestCalibrationName(*k->calibration), std::string("min-max per channel"));
+                } else {
+                    QVERIFY(!k->calibration->per_channel);
+                }
+            }
+        }
+    }
+
+    // TFLite keeps biases as int32 codes (scale = input scale × weight scale): under an
+    // 8-bit op they get the lowest SQNR of the model and led the worst-first list. They
+    // rank after every other tensor now, worst first among themselves, and are marked.
+    void int32BiasesRankAfterTheWeights() {
+        MemoryModel m;
+        m.addFloats("weights", {2048}, normalValues(2048, 0.1f, 23));
+        std::vector<int32_t> codes(512);
+        std::mt19937 rng(24);
+        std::cauchy_distribution<float> heavy(0.0f, 50.0f);  // a few codes far out: a poor 8-bit fit
+        for (int32_t& c : codes) c = static_cast<int32_t>(std::clamp(heavy(rng), -1e6f, 1e6f));
+        m.add<int32_t>("bias", {512}, DType::Int32, codes, StoredQuantization{{1e-4f}, {0}, 0});
+        std::vector<int32_t> mild(512);
+        for (size_t i = 0; i < mild.size(); ++i) mild[i] = static_cast<int32_t>(i) - 256;
+        m.add<int32_t>("bias_mild", {512}, DType::Int32, mild, StoredQuantization{{1e-4f}, {0}, 0});
+        auto r = computeModelReport(m, qdq8(), quick());
+        QVERIFY(r.ok());
+        QCOMPARE(r->rows.size(), size_t{3});
+        const TensorReportRow* bias = rowNamed(*r, "bias");
+        const TensorReportRow* weights = rowNamed(*r, "weights");
+        QVERIFY(bias && weights);
+        QVERIFY(bias->stats.sqnr_db < weights->stats.sqnr_db);  // the case that led the list
+        QCOMPARE(r->rows[0].name, std::string("weights"));
+        QVERIFY(!r->rows[0].int32_codes);
+        QVERIFY(r->rows[1].int32_codes && r->rows[2].int32_codes);
+        QVERIFY(r->rows[1].stats.sqnr_db <= r->rows[2].stats.sqnr_db);
+        QVERIFY(modelReportJson(*r).find("\"int32_codes\": true") != std::string::npos);
+    }
+
+    // reportRowSpec is what the explorer runs for a clicked row: on the tensor's values it
+    // gives the row's own numbers, per tensor and per channel, for every op.
+    void rowSpecReproducesTheRow() {
+        const int64_t rows = 300, channels = 3;
+        const std::vector<float> x = scaledChannels(rows, channels, 10.0f, 25);
+        MemoryModel m;
+        m.addFloats("k", {rows, channels}, x);
+        for (QuantOp op : {QuantOp::QuantizeV2, QuantOp::QuantizeAndDequantizeV2, QuantOp::QuantizeAndDequantizeV4,
+                           QuantOp::TpuSimulatedQuantization}) {
+            for (int64_t axis : {int64_t{-1}, int64_t{0}}) {
+                QuantSpec spec = qdq8(op);
+                spec.axis = usesAxis(op) ? axis : -1;
+                auto r = computeModelReport(m, spec, quick());
+                QVERIFY(r.ok());
+                const TensorReportRow& row = r->rows.at(0);
+                const QuantSpec rowSpec = reportRowSpec(r->spec, row);
+                QCOMPARE(rowSpec.axis, int64_t{row.axis});
+                auto e = computeExplorer(rowSpec, TensorRef<float>{x, {rows, channels}});
+                QVERIFY(e.ok());
+                QVERIFY2(std::abs(e->stats.sqnr_db - row.stats.sqnr_db) < 1e-9,
+                         qPrintable(QString("%1 axis %2: explorer %3 dB, row %4 dB")
+                                        .arg(quantOpKey(op).data()).arg(axis)
+                                        .arg(e->stats.sqnr_db).arg(row.stats.sqnr_db)));
+            }
+        }
     }
 
     void progressRisesToOneAndCancelStops() {

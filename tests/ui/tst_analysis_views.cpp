@@ -25,6 +25,7 @@
 #include "core/analysis/calibration.h"
 #include "core/analysis/clip_sweep.h"
 #include "core/analysis/error_stats.h"
+#include "core/analysis/histogram.h"
 #include "ui/analysis/analysis_status.h"
 #include "ui/analysis/analysis_tabs.h"
 #include "ui/analysis/bit_sweep_view.h"
@@ -364,6 +365,22 @@ void TstAnalysisViews::comparisonOfTwoConfigurations() {
         QCOMPARE(r->entries[static_cast<size_t>(i)].stats.mse, stats->mse);
         QCOMPARE(table->item(1, i)->text(), QString::number(stats->sqnr_db, 'f', 2));
         QCOMPARE(table->item(3, i)->text(), QString::number(stats->distinct_levels));
+        // The error plot draws the counts of x - Q(x) over the shared span (it drew zeros).
+        std::vector<float> errors(y.size());
+        for (size_t k = 0; k < y.size(); ++k) errors[k] = data()[k] - y[k];
+        const auto expected = qs::analysis::histogram(errors, -r->error_span, r->error_span,
+                                                      plot->errorGraph(i)->dataCount());
+        QVERIFY(expected);
+        QVector<double> drawn;
+        for (auto it = plot->errorGraph(i)->data()->constBegin(); it != plot->errorGraph(i)->data()->constEnd(); ++it)
+            drawn << it->value;
+        QCOMPARE(drawn.size(), expected->bins());
+        double total = 0;
+        for (int b = 0; b < expected->bins(); ++b) {
+            QCOMPARE(drawn[b], static_cast<double>(expected->counts[static_cast<size_t>(b)]));
+            total += drawn[b];
+        }
+        QVERIFY(total > 0.5 * static_cast<double>(y.size()));
     }
     QVERIFY(plot->curveGraph(2)->data()->isEmpty());
     QCOMPARE(plot->curveGraph(0)->pen().color() == plot->curveGraph(1)->pen().color(), false);

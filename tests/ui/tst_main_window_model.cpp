@@ -429,7 +429,19 @@ private slots:
         QCOMPARE(model_->dataSource().tensor, kernel);
         QVERIFY(settle());
         QCOMPARE(w_->dataService()->dataset()->shape, (qs::Shape{1, 3, 3, 16}));
-        QCOMPARE(model_->spec().axis, 3);  // the file's quantized_dimension
+        // The explorer runs the row's own spec (this report is per tensor) and shows the
+        // row's SQNR; it presets the per-channel axis only when the Model dock picks a tensor.
+        const auto reportShown = w_->modelDocks()->reportView()->report();
+        const auto reportRow = std::find_if(reportShown->rows.begin(), reportShown->rows.end(),
+                                            [&](const auto& r) { return QString::fromStdString(r.name) == kernel; });
+        QVERIFY(reportRow != reportShown->rows.end());
+        QCOMPARE(model_->spec(), qs::analysis::reportRowSpec(reportShown->spec, *reportRow));
+        QCOMPARE(model_->spec().axis, int64_t{reportRow->axis});
+        QVERIFY(w_->lastResult());
+        QVERIFY2(std::abs(w_->lastResult()->stats.sqnr_db - reportRow->stats.sqnr_db) < 1e-9,
+                 qPrintable(QStringLiteral("explorer %1 dB, report row %2 dB")
+                                .arg(w_->lastResult()->stats.sqnr_db).arg(reportRow->stats.sqnr_db)));
+        QCOMPARE(item->text(ModelReportView::ColSqnr), QString::number(w_->lastResult()->stats.sqnr_db, 'f', 2));
         QCOMPARE(dock()->currentTensor(), kernel);
         const QModelIndex listed = row(kernel);
         QCOMPARE(listed.siblingAtColumn(TensorTreeModel::Quantization).data().toString(),

@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -17,7 +18,9 @@
 #include <qcustomplot.h>
 
 #include "tests/modelfile/memory_model.h"
+#include "core/analysis/explorer.h"
 #include "core/modelfile/model_file.h"
+#include "core/modelfile/tensor_values.h"
 #include "ui/model/explorer_model.h"
 #include "ui/modelfile/model_report_view.h"
 #include "ui/modelfile/sqnr_bar_chart.h"
@@ -50,6 +53,44 @@ std::shared_ptr<const MemoryModel> largeModel() {
 }
 
 QString name(QTreeWidgetItem* item) { return item->text(ModelReportView::ColName); }
+
+// More ordinary tensors (about 40 dB at 8 bits) than the chart's home view shows, and thirty
+// that sit almost on the 8-bit grid (over 100 dB), with long names.
+std::shared_ptr<const MemoryModel> ordinaryAndNearGrid() {
+    auto m = std::make_shared<MemoryModel>();
+    for (int i = 0; i < SqnrBarChart::kHomeBars + 2; ++i)
+        m->addFloats("model/block_" + std::to_string(i) + "/depthwise_conv/weights_quantized_fake_quant_read",
+                     {2048}, normalValues(2048, 0.1f, 10 + i));
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> code(-127, 127);
+    std::uniform_real_distribution<float> noise(-1e-4f, 1e-4f);
+    for (int i = 0; i < 30; ++i) {
+        std::vector<float> x(2048);
+        for (float& v : x) v = static_cast<float>(code(rng)) + noise(rng);
+        x[0] = -127.0f;  // the range is exactly ±127: the step is 1
+        x[1] = 127.0f;
+        m->addFloats("model/near_grid_" + std::to_string(i), {2048}, x);
+    }
+    return m;
+}
+
+// A weight with channels and an int32 bias whose 8-bit SQNR is the worst of the model.
+std::shared_ptr<const MemoryModel> weightAndBias() {
+    auto m = std::make_shared<MemoryModel>();
+    m->addFloats("dense", {256, 4}, normalValues(1024, 1.0f, 3));
+    std::vector<int32_t> codes(256);
+    std::mt19937 rng(5);
+    std::cauchy_distribution<float> heavy(0.0f, 50.0f);
+    for (int32_t& c : codes) c = static_cast<int32_t>(std::clamp(heavy(rng), -1e6f, 1e6f));
+    m->add<int32_t>("bias", {256}, modelfile::DType::Int32, codes, modelfile::StoredQuantization{{1e-4f}, {0}, 0});
+    return m;
+}
+
+// The values of `model`'s tensor `tensor` as float32.
+std::vector<float> valuesOf(const MemoryModel& model, const std::string& tensor) {
+    auto data = modelfile::toDataset(model, static_cast<size_t>(model.find(tensor)));
+    return data ? data->values : std::vector<float>{};
+}
 
 // A point on `item`'s row inside the table's visible part (rows are wider than the table).
 QPoint onRow(QTreeWidget* t, QTreeWidgetItem* item) {
@@ -178,6 +219,146 @@ private slots:
         QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, onRow(t, dense->child(1)));
         QCOMPARE(activated.count(), 1);
         QCOMPARE(activated.last().at(0).toString(), QString("dense"));
+    }
+
+    // A per-tensor report row explored per channel when clicked (33.8 dB in the row, 96 dB
+    // in the explorer). The click carries the row's exact spec: the explorer run with it on
+    // the tensor's values gives the row's SQNR, per tensor and per channel.
+    void aClickCarriesTheRowsExactSpec() {
+        auto model = weightAndBias();
+        open(model);
+        view_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view_));
+        for (int64_t axis : {int64_t{-1}, int64_t{0}}) {
+            if (axis >= 0) {
+                QSignalSpy ready(view_->service(), &ModelReportService::reportReady);
+                explorer_->setAxis(axis);
+                QVERIFY(ready.wait(10000));
+            }
+            QSignalSpy activated(view_, &ModelReportView::tensorActivated);
+            QTreeWidget* t = view_->table();
+            QTreeWidgetItem* dense = nullptr;
+            for (int i = 0; i < t->topLevelItemCount(); ++i)
+                if (name(t->topLevelItem(i)) == "dense") dense = t->topLevelItem(i);
+            QVERIFY(dense);
+            t->scrollToItem(dense);
+            QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, onRow(t, dense));
+            QCOMPARE(activated.count(), 1);
+            const auto spec = activated.last().at(1).value<QuantSpec>();
+            const auto& row = *std::find_if(view_->report()->rows.begin(), view_->report()->rows.end(),
+                                            [](const auto& r) { return r.name == "dense"; });
+            QCOMPARE(spec.axis, axis < 0 ? int64_t{-1} : int64_t{1});  // [256, 4]: channels last
+            const std::vector<float> x = valuesOf(*model, "dense");
+            auto explored = qs::analysis::computeExplorer(spec, TensorRef<float>{x, {256, 4}});
+            QVERIFY(explored.ok());
+            QVERIFY2(std::abs(explored->stats.sqnr_db - row.stats.sqnr_db) < 1e-9,
+                     qPrintable(QString("explorer %1 dB, row %2 dB").arg(explored->stats.sqnr_db).arg(row.stats.sqnr_db)));
+            QCOMPARE(dense->text(ModelReportView::ColSqnr), QString::number(explored->stats.sqnr_db, 'f', 2));
+        }
+    }
+
+    // int32 biases led the worst-first list: they come after the weights in the table (in
+    // either SQNR order) and the chart, marked, and the status line says why.
+    void int32BiasesRankAfterTheWeights() {
+        open(weightAndBias());
+        const auto& rows = view_->report()->rows;
+        QCOMPARE(rows.size(), size_t{2});
+        QVERIFY(rows[1].int32_codes && rows[1].stats.sqnr_db < rows[0].stats.sqnr_db);
+        QTreeWidget* t = view_->table();
+        QCOMPARE(name(t->topLevelItem(0)), QString("dense"));
+        QVERIFY(name(t->topLevelItem(1)).startsWith("bias") && name(t->topLevelItem(1)).contains("int32 bias"));
+        t->sortByColumn(ModelReportView::ColSqnr, Qt::DescendingOrder);
+        QCOMPARE(name(t->topLevelItem(0)), QString("dense"));
+        t->sortByColumn(ModelReportView::ColSqnr, Qt::AscendingOrder);
+        QCOMPARE(name(t->topLevelItem(0)), QString("dense"));
+        QVERIFY(view_->findChild<QLabel*>("modelReportStatus")->text().contains("int32 bias"));
+        QCOMPARE(view_->chart()->sqnrBars()->data()->at(1)->value, rows[1].stats.sqnr_db);
+    }
+
+    // The SQNR was the ninth column, past long names: never in view without scrolling.
+    void keyColumnsAreInViewWithLongNames() {
+        open(ordinaryAndNearGrid());
+        view_->resize(1280, 400);
+        view_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view_));
+        QTreeWidget* t = view_->table();
+        for (int column : {ModelReportView::ColSqnr, ModelReportView::ColCalibrationSqnr}) {
+            const int right = t->header()->sectionViewportPosition(column) + t->columnWidth(column);
+            QVERIFY2(right <= t->viewport()->width(),
+                     qPrintable(QString("column %1 ends at %2 of %3").arg(column).arg(right).arg(t->viewport()->width())));
+        }
+        // The best calibration is never below the row's own SQNR.
+        for (const auto& row : view_->report()->rows)
+            QVERIFY(row.calibration && row.calibration->sqnr_db >= row.stats.sqnr_db);
+    }
+
+    // The SQNR axis ran to the best tensor's 140 dB with every bar shown under 45: it spans
+    // the bars the home view shows.
+    void chartAxisSpansTheBarsShown() {
+        open(ordinaryAndNearGrid());
+        view_->resize(1400, 500);
+        view_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view_));
+        SqnrBarChart* chart = view_->chart();
+        chart->setResult(view_->report());  // home view for the size shown
+        QCustomPlot* p = chart->plot();
+        const auto& rows = view_->report()->rows;
+        QVERIFY(rows.back().stats.sqnr_db > 100);
+        const int shown = static_cast<int>(std::floor(p->yAxis->range().upper)) + 1;
+        QVERIFY(shown >= 8 && shown <= SqnrBarChart::kHomeBars);  // the ordinary tensors fill the home view
+        double longest = 0;
+        for (int i = 0; i < shown; ++i) {
+            longest = std::max(longest, chart->drawnSqnr(static_cast<size_t>(i)));
+            if (rows[static_cast<size_t>(i)].calibration)
+                longest = std::max(longest, rows[static_cast<size_t>(i)].calibration->sqnr_db);
+        }
+        QVERIFY2(p->xAxis->range().upper < longest * 1.2,
+                 qPrintable(QString("axis to %1 dB, bars to %2 dB").arg(p->xAxis->range().upper).arg(longest)));
+        QVERIFY(p->xAxis->range().upper >= longest);
+    }
+
+    // The names are chosen after the layout: a chart made smaller (a dock re-docked) names
+    // as many bars as its new height holds, and an export never shown names its bars too
+    // (the CLI's report PNG had none).
+    void barNamesFollowTheHeightAndExports() {
+        open(largeModel());
+        view_->resize(1400, 900);
+        view_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view_));
+        QCustomPlot* p = view_->chart()->plot();
+        p->yAxis->setRange(-0.5, 39.5);
+        p->replot();
+        const auto ticker = qSharedPointerCast<QCPAxisTickerText>(p->yAxis->ticker());
+        const double lineHeight = QFontMetricsF(p->yAxis->tickLabelFont()).height();
+        const int tall = ticker->ticks().size();
+        view_->resize(1400, 260);
+        QTest::qWait(100);  // the resize's one replot
+        QVERIFY2(ticker->ticks().size() * lineHeight <= p->axisRect()->height(),
+                 qPrintable(QString("%1 names in %2 px (%3 before)").arg(ticker->ticks().size()).arg(p->axisRect()->height()).arg(tall)));
+        QVERIFY(ticker->ticks().size() < tall);
+
+        qs::analysis::ModelReportOptions quick;
+        quick.calibrate = false;
+        auto longNames = qs::analysis::computeModelReport(*ordinaryAndNearGrid(), view_->report()->spec, quick);
+        QVERIFY(longNames.ok());
+        SqnrBarChart offscreen;
+        offscreen.setResult(std::make_shared<const qs::analysis::ModelReport>(std::move(longNames).value()));
+        offscreen.resize(1600, 1000);
+        const QImage image = offscreen.exporter().renderImage(1600, 1000, 96);
+        const auto names = qSharedPointerCast<QCPAxisTickerText>(offscreen.plot()->yAxis->ticker());
+        QVERIFY(names->ticks().size() >= 8);
+        // The names are drawn left of the bars (room was made for them).
+        int barStart = image.width();
+        for (int y = 120; y < 900; y += 4)
+            for (int x = 0; x < barStart; ++x) {
+                const QColor c = image.pixelColor(x, y);
+                if (c.blue() > c.red() + 40) barStart = x;
+            }
+        QVERIFY2(barStart > 150, qPrintable(QString::number(barStart)));  // the long names' room
+        int dark = 0;
+        for (int y = 120; y < 900; ++y)
+            for (int x = 0; x < barStart - 10; ++x) dark += image.pixelColor(x, y).lightness() < 110;
+        QVERIFY2(dark > 200, qPrintable(QString("%1 text pixels left of the bars at %2").arg(dark).arg(barStart)));
     }
 
     void specChangesRerunRangeEditsDoNotAndBurstsCoalesce() {

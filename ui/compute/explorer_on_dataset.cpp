@@ -14,4 +14,12 @@ qs::Result<qs::analysis::ExplorerResult> computeExplorerOn(const qs::QuantSpec& 
     return qs::analysis::computeExplorerStream(spec, *data.stream, data.shape, streamed);
 }
 
+qs::analysis::ExplorerOptions viewExplorerOptions(int64_t channel) {
+    qs::analysis::ExplorerOptions options;
+    options.channel = channel;
+    options.curve_samples = 4096;
+    options.keep_output = false;
+    return options;
+}
+
 }  // namespace qs::ui

@@ -19,4 +19,10 @@ qs::Result<qs::analysis::ExplorerResult> computeExplorerOn(const qs::QuantSpec& 
                                                            const qs::analysis::ExplorerOptions& options,
                                                            const std::function<bool(double)>& progress = {});
 
+// The options the window computes its views with (ExplorerController) and with which
+// `quantscope-cli export` draws and writes them, so that both make the same files for the
+// same view: the transfer curve of `channel` in 4096 samples (the transfer CSV's rows), no
+// per-element output (the views show statistics and histograms, never Q(x) itself).
+qs::analysis::ExplorerOptions viewExplorerOptions(int64_t channel);
+
 }  // namespace qs::ui

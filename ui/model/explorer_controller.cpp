@@ -5,6 +5,7 @@
 
 #include "ui/analysis/analysis_service.h"
 #include "ui/compute/data_service.h"
+#include "ui/compute/explorer_on_dataset.h"
 #include "ui/compute/framework_service.h"
 #include "ui/model/explorer_model.h"
 
@@ -58,10 +59,7 @@ void ExplorerController::requestCompute() {
         return;
     }
     computeDeferred_ = false;
-    qs::analysis::ExplorerOptions options;
-    options.channel = model_->viewState().channel;
-    options.keep_output = false;  // the views show statistics and histograms, never Q(x) itself
-    latestSerial_ = compute_->request(model_->spec(), std::move(data), options);
+    latestSerial_ = compute_->request(model_->spec(), std::move(data), viewExplorerOptions(model_->viewState().channel));
 }
 
 void ExplorerController::showResult(ExplorerResultPtr result, quint64 serial, double milliseconds) {

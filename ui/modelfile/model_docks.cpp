@@ -66,8 +66,8 @@ ModelDocks::ModelDocks(QMainWindow* window, ModelFileController* controller, Exp
 
     connect(controller_, &ModelFileController::opened, this, &ModelDocks::modelOpened);
     connect(controller_, &ModelFileController::selectionChanged, this, &ModelDocks::showStored);
-    connect(report_, &ModelReportView::tensorActivated, this, [this](const QString& name) {
-        controller_->selectTensor(name);
+    connect(report_, &ModelReportView::tensorActivated, this, [this](const QString& name, const qs::QuantSpec& spec) {
+        controller_->selectTensorWithSpec(name, spec);
     });
     connect(originalButton_, &QPushButton::clicked, this, &ModelDocks::chooseOriginal);
 }

@@ -63,7 +63,13 @@ int ModelFileController::presetAxis(const qs::modelfile::TensorInfo& info) const
     return qs::modelfile::channelAxis(model_->format(), info);
 }
 
-bool ModelFileController::selectTensor(const QString& name, QString* error) {
+bool ModelFileController::selectTensor(const QString& name, QString* error) { return select(name, nullptr, error); }
+
+bool ModelFileController::selectTensorWithSpec(const QString& name, const qs::QuantSpec& spec, QString* error) {
+    return select(name, &spec, error);
+}
+
+bool ModelFileController::select(const QString& name, const qs::QuantSpec* given, QString* error) {
     auto fail = [error](const QString& m) {
         if (error) *error = m;
         return false;
@@ -80,6 +86,11 @@ bool ModelFileController::selectTensor(const QString& name, QString* error) {
     DataSource source = model->dataSource();
     source.path = path_;
     source.tensor = name;
+    if (given) {
+        if (source == model->dataSource() && *given == model->spec()) return true;
+        model->setDataSourceAndSpec(source, *given, tr("Tensor %1").arg(name));
+        return true;
+    }
     if (source == model->dataSource()) return true;  // already shown (the dock following undo)
 
     qs::QuantSpec spec = model->spec();

@@ -14,6 +14,7 @@
 #include <QObject>
 #include <QString>
 
+#include "core/analysis/quant_spec.h"
 #include "core/modelfile/model_file.h"
 #include "ui/compute/job_runner.h"
 
@@ -39,6 +40,9 @@ public:
     // axis preset). False with `error` set when there is no such tensor or it cannot be
     // loaded (a dtype no reader converts); the load itself reports through DataService.
     bool selectTensor(const QString& name, QString* error = nullptr);
+    // The same with exactly `spec` instead of the preset axis (the model report's row: the
+    // explorer then shows that row's numbers).
+    bool selectTensorWithSpec(const QString& name, const qs::QuantSpec& spec, QString* error = nullptr);
     // The tensor the explorer shows when its data comes from this model; empty otherwise.
     QString selectedTensor() const;
     // The axis selectTensor presets for `info` (-1: per tensor), by the open model's format.
@@ -61,6 +65,7 @@ signals:
 
 private:
     void followDataSource();
+    bool select(const QString& name, const qs::QuantSpec* spec, QString* error);
 
     ExplorerController* explorer_;
     qs::modelfile::ModelPtr model_;

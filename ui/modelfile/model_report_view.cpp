@@ -11,6 +11,7 @@
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -23,13 +24,24 @@ namespace {
 
 constexpr int kSortRole = Qt::UserRole;      // the number a column sorts by
 constexpr int kTensorRole = Qt::UserRole + 1;  // the tensor a row belongs to
+constexpr int kInt32Role = Qt::UserRole + 2;   // a tensor of int32 codes (set on ColName)
 
 // Sorts by the number in kSortRole when both have one (NaN after every number), else by text.
+// By an SQNR column, int32 codes (biases kept at 32 bits) come after the other tensors in
+// either direction: their 8-bit SQNR is not a weight's.
 class ReportItem : public QTreeWidgetItem {
 public:
     using QTreeWidgetItem::QTreeWidgetItem;
     bool operator<(const QTreeWidgetItem& other) const override {
         const int column = treeWidget() ? treeWidget()->sortColumn() : 0;
+        if (column == ModelReportView::ColSqnr || column == ModelReportView::ColCalibrationSqnr) {
+            const bool mine = data(ModelReportView::ColName, kInt32Role).toBool();
+            const bool theirs = other.data(ModelReportView::ColName, kInt32Role).toBool();
+            if (mine != theirs) {
+                const bool ascending = treeWidget()->header()->sortIndicatorOrder() == Qt::AscendingOrder;
+                return ascending ? theirs : mine;
+            }
+        }
         const QVariant a = data(column, kSortRole), b = other.data(column, kSortRole);
         if (!a.isValid() || !b.isValid()) return text(column) < other.text(column);
         const double x = a.toDouble(), y = b.toDouble();
@@ -97,9 +109,16 @@ ModelReportView::ModelReportView(QWidget* parent) : QWidget(parent) {
     table_ = new QTreeWidget(this);
     table_->setObjectName(QStringLiteral("modelReportTable"));
     table_->setColumnCount(ColumnCount);
-    table_->setHeaderLabels({tr("Tensor"), tr("Shape"), tr("dtype"), tr("Axis"), tr("Elements"), tr("Min"), tr("Max"),
-                             tr("MSE"), tr("SQNR (dB)"), tr("Clipped"), tr("Levels used"), tr("Best calibration"),
-                             tr("Its SQNR (dB)")});
+    // The figures people compare first, next to the name; the tensor's facts after them.
+    table_->setHeaderLabels({tr("Tensor"), tr("SQNR (dB)"), tr("Best SQNR (dB)"), tr("Best calibration"), tr("Clipped"),
+                             tr("Levels used"), tr("Axis"), tr("Shape"), tr("dtype"), tr("Elements"), tr("Min"),
+                             tr("Max"), tr("MSE")});
+    table_->headerItem()->setToolTip(ColSqnr, tr("SQNR under the op, each tensor's range from its own data "
+                                                 "(per channel: each channel's own)"));
+    table_->headerItem()->setToolTip(ColCalibrationSqnr, tr("The SQNR of the best calibration's range over the whole "
+                                                            "tensor: min-max, the row's own quantizer, is one of the "
+                                                            "candidates, so it is never below the row's SQNR"));
+    table_->setTextElideMode(Qt::ElideMiddle);
     table_->setRootIsDecorated(true);
     table_->setUniformRowHeights(true);
     table_->setSortingEnabled(true);
@@ -120,6 +139,7 @@ ModelReportView::ModelReportView(QWidget* parent) : QWidget(parent) {
     split->addWidget(chart_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({600, 400});  // the table's key columns in view from the start
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
@@ -155,9 +175,16 @@ ModelReportView::ModelReportView(QWidget* parent) : QWidget(parent) {
     connect(csv, &QPushButton::clicked, this, [this] { exportDialog(false); });
     connect(json, &QPushButton::clicked, this, [this] { exportDialog(true); });
     connect(table_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
-        if (item) emit tensorActivated(item->data(ColName, kTensorRole).toString());
+        if (item) activate(item->data(ColName, kTensorRole).toString());
     });
-    connect(chart_, &SqnrBarChart::tensorClicked, this, &ModelReportView::tensorActivated);
+    connect(chart_, &SqnrBarChart::tensorClicked, this, &ModelReportView::activate);
+}
+
+void ModelReportView::activate(const QString& name) {
+    if (!shown_) return;
+    for (const auto& row : shown_->rows)
+        if (QString::fromStdString(row.name) == name)
+            return emit tensorActivated(name, qs::analysis::reportRowSpec(shown_->spec, row));
 }
 
 ModelReportView::~ModelReportView() = default;
@@ -184,12 +211,19 @@ void ModelReportView::showReport(ModelReportPtr report) {
                        .arg(static_cast<double>(r.bytes_float32) / 1e6, 0, 'f', 1)
                        .arg(r.per_channel ? tr(", per channel") : QString());
     QString tip;
+    const auto int32Rows = std::count_if(r.rows.begin(), r.rows.end(), [](const auto& row) { return row.int32_codes; });
+    if (int32Rows > 0)
+        text += tr("; %n int32 bias tensor(s) listed last", nullptr, static_cast<int>(int32Rows));
     if (!r.skipped.empty()) {
         text += tr("; %1 skipped").arg(r.skipped.size());
         for (size_t i = 0; i < r.skipped.size() && i < 50; ++i)
             tip += QString::fromStdString(r.skipped[i].name + ": " + r.skipped[i].reason) + '\n';
         if (r.skipped.size() > 50) tip += tr("… and %1 more").arg(r.skipped.size() - 50);
     }
+    if (int32Rows > 0)
+        tip = tr("Tensors stored as int32 codes are the biases that int8 schemes keep at 32 bits: their SQNR "
+                 "under this op says little about the model, so they rank after the other tensors.") +
+              (tip.isEmpty() ? QString() : QStringLiteral("\n\n") + tip);
     status_->setText(text);
     status_->setToolTip(tip.trimmed());
 }
@@ -208,15 +242,23 @@ void ModelReportView::fillTable() {
             item->setToolTip(ColName, name);
             item->setText(ColShape, shapeText(row.shape));
             item->setText(ColDtype, QString::fromStdString(row.dtype) + (row.dequantized ? tr(" (dequantized)") : QString()));
+            if (row.int32_codes) {
+                item->setData(ColName, kInt32Role, true);
+                item->setText(ColName, name + tr("  (int32 bias)"));
+                item->setToolTip(ColName, tr("%1\nint32 codes: a bias int8 schemes keep at 32 bits, ranked after "
+                                             "the other tensors").arg(name));
+            }
             setNumber(item, ColAxis, row.axis, row.axis < 0 ? tr("per tensor") : QString::number(row.axis));
             setStats(item, row.stats);
             if (row.calibration) {
-                item->setText(ColCalibration,
-                              QString::fromStdString(std::string(qs::analysis::calibrationMethodName(row.calibration->method))));
-                item->setToolTip(ColCalibration, tr("range [%1, %2], searched on %3 values")
-                                                     .arg(row.calibration->min)
-                                                     .arg(row.calibration->max)
-                                                     .arg(row.calibration->sample));
+                item->setText(ColCalibration, QString::fromStdString(qs::analysis::bestCalibrationName(*row.calibration)));
+                item->setToolTip(ColCalibration,
+                                 row.calibration->per_channel
+                                     ? tr("each channel's own min/max: the row's own quantizer")
+                                     : tr("range [%1, %2], searched on %3 values")
+                                           .arg(row.calibration->min)
+                                           .arg(row.calibration->max)
+                                           .arg(row.calibration->sample));
                 setNumber(item, ColCalibrationSqnr, row.calibration->sqnr_db, number(row.calibration->sqnr_db, 'f', 2));
             } else if (!row.calibration_note.empty()) {
                 item->setText(ColCalibration, tr("none"));
@@ -235,7 +277,10 @@ void ModelReportView::fillTable() {
         if (channels_->isChecked()) table_->expandAll();
     }
     table_->setSortingEnabled(true);
-    table_->resizeColumnToContents(ColName);
+    // Every column sized to its contents, the names at most kNameColumnWidth (elided in the
+    // middle, whole in the tooltip): the SQNR beside them stays in view.
+    for (int c = 0; c < ColumnCount; ++c) table_->resizeColumnToContents(c);
+    if (table_->columnWidth(ColName) > kNameColumnWidth) table_->setColumnWidth(ColName, kNameColumnWidth);
 }
 
 bool ModelReportView::exportCsv(const QString& path, QString* error) const {

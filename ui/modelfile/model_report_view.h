@@ -2,8 +2,11 @@
 // per-channel report's channels as child rows, expandable, or all at once with "Channels")
 // beside a horizontal bar chart of SQNR per tensor (SqnrBarChart), with progress, cancel and
 // CSV/JSON export (the chart's own menu exports PNG/SVG/PDF). Clicking a row or a bar emits
-// tensorActivated(name). It runs nothing itself: its ModelReportService computes off the UI
-// thread and follows the ExplorerModel's op settings.
+// tensorActivated(name, spec) with the exact spec the row was computed with (so the explorer
+// shows the row's numbers). The key columns (SQNR, best calibration) come first; the int32
+// biases int8 schemes keep at 32 bits rank after the other tensors (said in the status line).
+// It runs nothing itself: its ModelReportService computes off the UI thread and follows the
+// ExplorerModel's op settings.
 //
 //   auto* view = new ModelReportView;
 //   view->setExplorerModel(explorerModel);  // the op settings to report under
@@ -35,9 +38,11 @@ class ModelReportView : public QWidget {
 public:
     // The table's columns, in order.
     enum Column {
-        ColName, ColShape, ColDtype, ColAxis, ColElements, ColMin, ColMax, ColMse, ColSqnr, ColClipped,
-        ColLevels, ColCalibration, ColCalibrationSqnr, ColumnCount
+        ColName, ColSqnr, ColCalibrationSqnr, ColCalibration, ColClipped, ColLevels, ColAxis, ColShape, ColDtype,
+        ColElements, ColMin, ColMax, ColMse, ColumnCount
     };
+    // The widest the tensor column starts (long names are elided in the middle).
+    static constexpr int kNameColumnWidth = 240;
 
     explicit ModelReportView(QWidget* parent = nullptr);
     ~ModelReportView() override;
@@ -56,12 +61,14 @@ public:
     bool exportJson(const QString& path, QString* error = nullptr) const;
 
 signals:
-    void tensorActivated(const QString& name);
+    // `spec`: reportRowSpec of the row (per tensor or along the row's axis, its range).
+    void tensorActivated(const QString& name, const qs::QuantSpec& spec);
 
 private:
     void showReport(ModelReportPtr report);
     void fillTable();
     void exportDialog(bool json);
+    void activate(const QString& name);
 
     ModelReportService* service_ = nullptr;
     SqnrBarChart* chart_ = nullptr;

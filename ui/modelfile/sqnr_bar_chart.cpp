@@ -29,7 +29,9 @@ SqnrBarChart::SqnrBarChart(QWidget* parent) : ResultPlot(parent) {
     calibrated_->setLineStyle(QCPGraph::lsNone);
     // Names only where they fit: with more bars than the axis has lines of text, every k-th
     // bar is labelled (the read-out names any bar under the cursor), so zooming in names all.
-    connect(p, &QCustomPlot::beforeReplot, this, [this] { labelBars(); });
+    // Decided once the layout knows the bars' height, for the screen and for every export
+    // (toPainter lays out at the export's size without a replot).
+    connect(p, &QCustomPlot::afterLayout, this, [this] { labelBars(); });
     connect(p, &QCustomPlot::plottableClick, this,
             [this](QCPAbstractPlottable* plottable, int index, QMouseEvent*) { barClicked(plottable, index); });
     placeLegendOnTop(2);
@@ -72,6 +74,7 @@ void SqnrBarChart::draw() {
             values << drawnSqnr(i);
             QString name = QString::fromStdString(rows[i].name);
             if (name.size() > 48) name = QStringLiteral("…") + name.right(47);
+            if (rows[i].int32_codes) name += tr(" (int32 bias)");
             names_ << name;
             if (rows[i].calibration && std::isfinite(rows[i].calibration->sqnr_db)) {
                 calKeys << k;
@@ -96,14 +99,24 @@ void SqnrBarChart::draw() {
                         .arg(QString::fromStdString(std::string(qs::quantOpName(r.spec.op))))
                         .arg(r.rows.size())
                         .arg(r.per_channel ? tr("  ·  per channel") : QString()));
-    double lo = 0, hi = 1;
-    for (double v : values) lo = std::min(lo, v), hi = std::max(hi, v);
-    for (double v : calValues) lo = std::min(lo, v), hi = std::max(hi, v);
-    setHomeRange(p->xAxis, lo, hi * 1.05);
-    // Home shows the worst bars that fit one per line of text (at least 8), each named.
+    // Home shows the worst bars that fit one per line of text (at least 8), each named, and
+    // the SQNR axis spans those bars and their calibration marks (a far better tensor further
+    // down would otherwise squeeze them all to the left).
     const double lineHeight = QFontMetricsF(p->yAxis->tickLabelFont()).height() * 1.15;
     const int fitting = std::clamp(static_cast<int>(barAreaHeight() / lineHeight), 8, kHomeBars);
-    setHomeRange(p->yAxis, -0.6, std::min<double>(static_cast<double>(r.rows.size()), fitting) - 0.4);
+    const int shown = std::min(static_cast<int>(r.rows.size()), fitting);
+    double lo = 0, hi = 1;
+    for (int i = 0; i < shown; ++i) {
+        const auto& row = r.rows[static_cast<size_t>(i)];
+        lo = std::min(lo, values[i]);
+        hi = std::max(hi, values[i]);
+        if (row.calibration && std::isfinite(row.calibration->sqnr_db)) {
+            lo = std::min(lo, row.calibration->sqnr_db);
+            hi = std::max(hi, row.calibration->sqnr_db);
+        }
+    }
+    setHomeRange(p->xAxis, lo, hi * 1.05);
+    setHomeRange(p->yAxis, -0.6, shown - 0.4);
     commitHomeView();
     setStale(false);
     restyle();
@@ -120,13 +133,18 @@ void SqnrBarChart::labelBars() {
     QCustomPlot* p = plot();
     const double lineHeight = QFontMetricsF(p->yAxis->tickLabelFont()).height() * 1.15;
     const double barsShown = std::max(1.0, p->yAxis->range().size());
-    const double pixelsPerBar = std::max(1.0, barAreaHeight()) / barsShown;
+    // Called after the layout: the axis rect has the height the bars are drawn in.
+    const double pixelsPerBar = std::max(1, p->axisRect()->height()) / barsShown;
     const int step = std::max(1, static_cast<int>(std::ceil(lineHeight / pixelsPerBar)));
     if (step == labelStep_) return;
     labelStep_ = step;
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(p->yAxis->ticker());
     ticker->clear();
     for (int k = 0; k < names_.size(); k += step) ticker->addTick(k, names_[k]);
+    // Other names need another width beside the bars: lay out again (the height, and so the
+    // step, stays; this handler then returns above).
+    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        p->plotLayout()->update(phase);
 }
 
 void SqnrBarChart::barClicked(QCPAbstractPlottable* plottable, int dataIndex) {

@@ -12,11 +12,11 @@
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
-#include <QSvgGenerator>
 #include <qcustomplot.h>
 
 #include "core/data/csv_writer.h"
 #include "ui/model/native_file.h"
+#include "ui/plot/clipped_svg.h"
 #include "ui/plot/plot_frame.h"
 
 namespace qs::ui {
@@ -37,6 +37,13 @@ private:
     const PlotFrame& frame_;
 };
 
+// A vector export's size: the widget's when none (0) is given.
+void widgetSizeUnlessGiven(const QCustomPlot* plot, int& width, int& height) {
+    if (width > 0 && height > 0) return;
+    width = plot->width();
+    height = plot->height();
+}
+
 bool writeBytes(const QString& path, const QByteArray& bytes, QString* error) {
     return !bytes.isEmpty() && exportFile(path, bytes, error);
 }
@@ -56,19 +63,28 @@ QImage PlotExporter::renderImage(int width, int height, double dpi) const {
     const int logicalH = std::max(1, static_cast<int>(std::lround(height / scale)));
 
     QImage image(width, height, QImage::Format_ARGB32_Premultiplied);
-    const int dotsPerMeter = static_cast<int>(std::lround(dpi / 0.0254));
-    image.setDotsPerMeterX(dotsPerMeter);
-    image.setDotsPerMeterY(dotsPerMeter);
+    // Drawn with the screen's DPI: QCustomPlot lays the text out with font metrics of the
+    // screen, so a painter that sized the fonts for the file's DPI would draw them larger
+    // than the layout made room for (titles and labels cut at the border). The painter's
+    // scale makes the text dpi/96 times larger, with the layout; the file's DPI is set after.
+    auto setDpi = [&image](double d) {
+        const int dotsPerMeter = static_cast<int>(std::lround(d / 0.0254));
+        image.setDotsPerMeterX(dotsPerMeter);
+        image.setDotsPerMeterY(dotsPerMeter);
+    };
+    setDpi(frame_.plot()->logicalDpiY());
     image.fill(Qt::transparent);
-
-    OffScreen offScreen(frame_);
-    QCPPainter painter(&image);
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.setRenderHint(QPainter::TextAntialiasing);
-    if (scale > 1.0) painter.setMode(QCPPainter::pmNonCosmetic);
-    painter.scale(double(width) / logicalW, double(height) / logicalH);
-    frame_.plot()->toPainter(&painter, logicalW, logicalH);
-    painter.end();
+    {
+        OffScreen offScreen(frame_);
+        QCPPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+        if (scale > 1.0) painter.setMode(QCPPainter::pmNonCosmetic);
+        painter.scale(double(width) / logicalW, double(height) / logicalH);
+        frame_.plot()->toPainter(&painter, logicalW, logicalH);
+        painter.end();
+    }
+    setDpi(dpi);
     return image;
 }
 
@@ -92,71 +108,63 @@ QByteArray PlotExporter::imageBytes(const QByteArray& format, int width, int hei
     return bytes;
 }
 
-QByteArray PlotExporter::vectorBytes(bool pdf, int width, int height, QString* error) const {
+QByteArray PlotExporter::svgBytes(int width, int height, QString* error) const {
     QCustomPlot* plot = frame_.plot();
-    if (width <= 0 || height <= 0) {
-        width = plot->width();
-        height = plot->height();
+    widgetSizeUnlessGiven(plot, width, height);
+    QByteArray bytes;
+    {
+        OffScreen offScreen(frame_);
+        // Qt's SVG engine drops the painter's clip: each layerable gets a clipped group.
+        bytes = clippedSvg(plot, width, height, QStringLiteral("QuantScope"));
     }
+    if (!bytes.startsWith("<?xml")) {
+        if (error) *error = tr("Could not draw the plot as SVG");
+        return {};
+    }
+    return bytes;
+}
+
+QByteArray PlotExporter::pdfBytes(int width, int height, QString* error) const {
+    QCustomPlot* plot = frame_.plot();
+    widgetSizeUnlessGiven(plot, width, height);
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
-    std::unique_ptr<QPaintDevice> device;
-    if (pdf) {
-        // What QCustomPlot::savePdf draws (one page of width x height points), but into
-        // memory: savePdf writes the named file itself and reports success whatever the disk
-        // did, so the bytes are written and checked by the caller.
-        auto writer = std::make_unique<QPdfWriter>(&buffer);
-        writer->setCreator(QStringLiteral("QuantScope"));
-        writer->setTitle(QStringLiteral("QuantScope plot"));
-        // Fonts sized as on screen, as savePdf's QPrinter(ScreenResolution) sizes them.
-        writer->setResolution(plot->logicalDpiX());
-        QPageLayout layout(QPageSize(QSizeF(width, height), QPageSize::Point, QString(), QPageSize::ExactMatch),
-                           QPageLayout::Portrait, QMarginsF(0, 0, 0, 0));
-        layout.setMode(QPageLayout::FullPageMode);
-        writer->setPageLayout(layout);
-        device = std::move(writer);
-    } else {
-        auto generator = std::make_unique<QSvgGenerator>();
-        generator->setOutputDevice(&buffer);
-        generator->setSize(QSize(width, height));
-        generator->setViewBox(QRect(0, 0, width, height));
-        generator->setResolution(96);
-        generator->setTitle(QStringLiteral("QuantScope"));
-        device = std::move(generator);
-    }
+    // What QCustomPlot::savePdf draws (one page of width x height points), but into memory:
+    // savePdf writes the named file itself and reports success whatever the disk did, so the
+    // bytes are written and checked by the caller.
+    auto writer = std::make_unique<QPdfWriter>(&buffer);
+    writer->setCreator(QStringLiteral("QuantScope"));
+    writer->setTitle(QStringLiteral("QuantScope plot"));
+    // Fonts sized as on screen, as savePdf's QPrinter(ScreenResolution) sizes them.
+    writer->setResolution(plot->logicalDpiX());
+    QPageLayout layout(QPageSize(QSizeF(width, height), QPageSize::Point, QString(), QPageSize::ExactMatch),
+                       QPageLayout::Portrait, QMarginsF(0, 0, 0, 0));
+    layout.setMode(QPageLayout::FullPageMode);
+    writer->setPageLayout(layout);
 
     bool ok = false;
     {
         OffScreen offScreen(frame_);
         {
             QCPPainter painter;
-            if (painter.begin(device.get())) {
-                if (pdf) {  // savePdf's modes: vector, no cosmetic pens
-                    painter.setMode(QCPPainter::pmVectorized);
-                    painter.setMode(QCPPainter::pmNoCaching);
-                    painter.setMode(QCPPainter::pmNonCosmetic);
-                    painter.setWindow(0, 0, width, height);
-                }
+            if (painter.begin(writer.get())) {
+                // savePdf's modes: vector, no cosmetic pens
+                painter.setMode(QCPPainter::pmVectorized);
+                painter.setMode(QCPPainter::pmNoCaching);
+                painter.setMode(QCPPainter::pmNonCosmetic);
+                painter.setWindow(0, 0, width, height);
                 plot->toPainter(&painter, width, height);
                 ok = painter.end();
             }
         }
-        device.reset();  // a PDF writer finishes the file when it goes
+        writer.reset();  // a PDF writer finishes the file when it goes
     }
-    if (!ok || !bytes.startsWith(pdf ? "%PDF" : "<?xml")) {
-        if (error) *error = pdf ? tr("Could not draw the plot as PDF") : tr("Could not draw the plot as SVG");
+    if (!ok || !bytes.startsWith("%PDF")) {
+        if (error) *error = tr("Could not draw the plot as PDF");
         return {};
     }
     return bytes;
-}
-
-QByteArray PlotExporter::svgBytes(int width, int height, QString* error) const {
-    return vectorBytes(false, width, height, error);
-}
-
-QByteArray PlotExporter::pdfBytes(int width, int height, QString* error) const {
-    return vectorBytes(true, width, height, error);
 }
 
 QByteArray PlotExporter::csvBytes() const {

@@ -31,7 +31,8 @@ public:
     // Empty with `error` set when drawing or encoding fails.
     QByteArray imageBytes(const QByteArray& format, int width, int height, double dpi = 96,
                           QString* error = nullptr) const;
-    // Vector formats at width x height points/pixels (0 = the widget's size).
+    // Vector formats at width x height points/pixels (0 = the widget's size). The SVG keeps
+    // every axis rect's clipping (clipped_svg.h).
     QByteArray svgBytes(int width = 0, int height = 0, QString* error = nullptr) const;
     QByteArray pdfBytes(int width = 0, int height = 0, QString* error = nullptr) const;
     QByteArray csvBytes() const;  // the view's csvTable()
@@ -46,8 +47,6 @@ public:
     void copyToClipboard() const;
 
 private:
-    QByteArray vectorBytes(bool pdf, int width, int height, QString* error) const;
-
     const PlotFrame& frame_;
 };
 
