@@ -77,14 +77,14 @@ MainWindow::MainWindow(ExplorerModel* model, QWidget* parent)
     connect(frameworkView_->r14Box(), &QCheckBox::toggled, model_, &ExplorerModel::setScaledR14);
     connect(model_, &ExplorerModel::scaledR14Changed, frameworkView_,
             [this] { frameworkView_->r14Box()->setChecked(model_->analysis().scaledR14); });
-    setCentralWidget(tabs_);
+    createViewNavigator();
 
     createDocks();
     createMenus();
     createStatusBar();
     connectController();
 
-    resize(1360, 820);
+    fitToScreen();
     updateTitle();
     controller_->start();
 }
@@ -242,6 +242,9 @@ void MainWindow::placeLessonDock() {
 void MainWindow::createStatusBar() {
     statusLabel_ = new QLabel;
     statusLabel_->setObjectName("statusLabel");
+    // A long status ("QuantizeV2 → Dequantize · 1,000,000 values · SQNR …") is clipped at the
+    // window's edge instead of holding the window wider than a 1280-pixel screen.
+    statusLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     timingLabel_ = new QLabel;
     progress_ = new QProgressBar;
     progress_->setRange(0, 1000);

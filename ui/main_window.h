@@ -38,6 +38,7 @@ class EmbeddingModel;
 class WorkbenchWindow;
 class StatsPanel;
 class TransferView;
+class ViewNavigator;
 struct Session;
 
 class ModelDock;
@@ -86,6 +87,12 @@ public:
     ParameterPanel* parameterPanel() const { return panel_; }
     DataPanel* dataPanel() const { return dataPanel_; }
     QTabWidget* tabs() const { return tabs_; }
+    // The views by stable name (ViewNavigator::ids(): "transfer", "histogram",
+    // "error-histogram", "per-channel", "bit-sweep", "clip-sweep", "calibration", "compare",
+    // "frameworks"), grouped Explore / Analyse / Compare above the views.
+    bool showView(const QString& id);
+    QString currentView() const;
+    ViewNavigator* viewNavigator() const { return navigator_; }
     // The controller's, shown here (the result on show and whether it is behind the model).
     ComputeService* computeService() const { return controller_->computeService(); }
     DataService* dataService() const { return controller_->dataService(); }
@@ -112,6 +119,8 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void createViewNavigator();  // main_window_layout.cpp
+    void fitToScreen();          // main_window_layout.cpp
     void createDocks();
     void createMenus();
     void createStatusBar();
@@ -145,6 +154,7 @@ private:
     StatsPanel* statsPanel_ = nullptr;
     QDockWidget* statsDock_ = nullptr;
     QTabWidget* tabs_ = nullptr;
+    ViewNavigator* navigator_ = nullptr;
     TransferView* transferView_ = nullptr;
     quint64 curveShown_ = 0;  // the computation whose curve the transfer view drew ahead of its result
     HistogramView* histogramView_ = nullptr;

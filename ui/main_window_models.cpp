@@ -146,6 +146,15 @@ void MainWindow::addWorkbenchTable(const QString& tensor, const QString& npyPath
     table.data_file = npyPath;
     doc.tables.push_back(table);
     doc.view.table = static_cast<int>(doc.tables.size()) - 1;
+    // The views follow the selected feature's table: a lone feature (the new document's
+    // default) now looks up the new table; with several, none is selected, so the views
+    // show the table.
+    if (doc.features.size() == 1) {
+        doc.features.front().table = doc.view.table;
+        doc.view.feature = 0;
+    } else {
+        doc.view.feature = -1;
+    }
     w->model()->edit(doc, tr("Add table %1 from the model").arg(table.name));
     statusLabel_->setText(tr("Workbench: table %1 (%2 × %3) from %4")
                               .arg(table.name).arg(shape[0]).arg(shape[1]).arg(QFileInfo(modelFiles_->path()).fileName()));

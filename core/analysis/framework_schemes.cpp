@@ -300,6 +300,31 @@ Explanation explainAffine(float x, const PreparedScheme& A, const PreparedScheme
     return e;
 }
 
+// How the TF op on one side turns the range into a step, for the op actually compared (a
+// sentence naming every mode read as if all of them applied).
+bool isTfSide(const PreparedScheme& s) {
+    return s.scheme().kind == SchemeKind::Tf || s.scheme().kind == SchemeKind::ScaledR14;
+}
+
+std::string rangeAdjustmentText(const PreparedScheme& tf) {
+    const QuantSpec& spec = tf.scheme().tf;
+    if (tf.scheme().kind == SchemeKind::ScaledR14)
+        return "SCALED as documented in r1.4 takes the scale from the larger magnitude of min and max";
+    if (isQdq(spec.op))
+        return std::string(quantOpName(spec.op)) +
+               " keeps 0 on a level: it stretches one end of [min, max] so the step fits the other";
+    if (usesMode(spec.op)) {
+        switch (spec.mode) {
+            case QuantizeMode::Scaled:
+                return "SCALED keeps 0 on code 0: it recomputes one bound so both share the scale of the other";
+            case QuantizeMode::MinCombined:
+            case QuantizeMode::MinFirst:
+                return std::string(modeName(spec.mode)) + " spreads 2^b−1 steps over [min, max] as given";
+        }
+    }
+    return "the op turns the range into a step its own way";
+}
+
 // A TF op on either side: compare what the two quantizers expose.
 Explanation explainWithTf(float x, const PreparedScheme& A, const PreparedScheme& B, Explanation e,
                           bool text) {
@@ -318,9 +343,8 @@ Explanation explainWithTf(float x, const PreparedScheme& A, const PreparedScheme
     const double sa = A.step(), sb = B.step();
     if (std::fabs(sa - sb) > 1e-6 * std::max(sa, sb)) {
         e.reason = DiffReason::RangeAdjustment;
-        if (text) e.text = "the steps differ (Δ = " + num(sa) + " vs " + num(sb) +
-                 "): the op adjusts the range (SCALED recomputes a bound, QDQ stretches one end, "
-                 "MIN_COMBINED spreads 2^b−1 steps over [min, max])";
+        if (text) e.text = "the steps differ (Δ = " + num(sa) + " vs " + num(sb) + "): " +
+                 rangeAdjustmentText(isTfSide(A) ? A : B);
         return e;
     }
     const float za = A.zeroOutput(), zb = B.zeroOutput();

@@ -175,6 +175,34 @@ private slots:
         QCOMPARE(framedRed(editor), frames.split(u' ', Qt::SkipEmptyParts));
     }
 
+    // TF stops at its first bad argument; the workbench shows every wrong field at once (a
+    // user fixing one should not discover the next only then).
+    void everyWrongFieldShowsItsError() {
+        EmbeddingDocument doc = EmbeddingDocument::example();
+        EmbeddingTable& t = doc.tables[0];
+        t.vocabulary_size = -1;
+        t.dim = 0;
+        t.optimizer.type = QStringLiteral("AdagradMomentum");
+        t.optimizer.keywords[QStringLiteral("exponent")] = 0;
+        t.optimizer.keywords[QStringLiteral("clipvalue")] = QJsonObject{{QStringLiteral("tuple"), QJsonArray{1, 2, 3}}};
+        QStringList fields;
+        const EmbeddingValidation v = validateEmbeddingDocument(doc);
+        for (const FieldError& e : v.tables[0].errors) fields << e.field;
+        fields.sort();
+        QCOMPARE(fields, (QStringList{"dim", "optimizer.clipvalue", "optimizer.exponent", "vocabulary_size"}));
+
+        EmbeddingModel model;
+        ConfigEditor editor(&model);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        retype(editor.findChild<QLineEdit*>(QStringLiteral("tableDim")), QStringLiteral("0"));
+        retype(editor.findChild<QLineEdit*>(QStringLiteral("tableVocabularySize")), QStringLiteral("-1"));
+        QCOMPARE(shownErrorLabels(editor),
+                 (QStringList{"featureTableError", "tableDimError", "tableVocabularySizeError"}));
+        QVERIFY(editor.findChild<QLabel*>(QStringLiteral("tableDimError"))->text().contains(QStringLiteral("dim")));
+        QVERIFY(editor.findChild<QLabel*>(QStringLiteral("tableVocabularySizeError"))->text().contains(QStringLiteral("vocabulary")));
+    }
+
     // Errors of other kinds than the one field: the optimizer's own keywords with the class
     // chosen in its combo box, and the object labels for errors no control holds.
     void editorMarksOptimizerKeywords() {
@@ -199,7 +227,8 @@ private slots:
         EmbeddingDocument doc = model.document();
         doc.tables[0].optimizer.keywords[QStringLiteral("bogus")] = 1;
         model.reset(doc);
-        QCOMPARE(shownErrorLabels(editor), QStringList{QStringLiteral("tableError")});
+        // (lazy_adam's error, still there, shows too: every wrong field at once.)
+        QCOMPARE(shownErrorLabels(editor), (QStringList{"optimizer_lazy_adamError", "tableError"}));
         QCOMPARE(editor.findChild<QLabel*>(QStringLiteral("tableError"))->text(),
                  QStringLiteral("TypeError: Adam.__init__() got an unexpected keyword argument 'bogus'"));
     }

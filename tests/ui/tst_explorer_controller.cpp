@@ -45,6 +45,7 @@ private slots:
     void modeCyclingRoundModes();
     void errorsReachTheUser_data();
     void errorsReachTheUser();
+    void perChannelQdqWithAGivenRangeSaysWhatToDo();
     void brokenDataKeepsThePreviousData();
     void aSpecEditDuringACancelledLoadRunsOnTheOldData();
     void rangeFromData();
@@ -225,6 +226,29 @@ void TstExplorerController::modeCyclingRoundModes() {
     QVERIFY(model_->spec() == v3);
     QCOMPARE(model_->undoStack()->count(), 5);
     QVERIFY(settle());
+}
+
+// Following the per-channel view's "set an axis" with QDQ V4's range_given on gives TF's
+// "input_min must be a scalar": the message keeps TF's words and says what to change.
+void TstExplorerController::perChannelQdqWithAGivenRangeSaysWhatToDo() {
+    model_->setOp(qs::QuantOp::QuantizeAndDequantizeV4);
+    QVERIFY(model_->spec().range_given);
+    QVERIFY(settle());
+    QVERIFY(!c_->resultIsStale());
+    QSignalSpy failed(c_, &ExplorerController::computeFailed);
+    model_->setAxis(0);
+    QVERIFY(settle());
+    QCOMPARE(failed.count(), 1);
+    const QString text = failed.first().first().toString();
+    QVERIFY2(text.startsWith(QStringLiteral("InvalidArgument: input_min must be a scalar.")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("untick range_given")), qPrintable(text));
+    // With range_given off each channel uses its own range: no failure.
+    qs::QuantSpec s = model_->spec();
+    s.range_given = false;
+    model_->editSpec(s, QStringLiteral("range_given off"));
+    QVERIFY(settle());
+    QVERIFY(!c_->resultIsStale());
+    QCOMPARE(c_->lastResult()->spec.axis, 0);
 }
 
 void TstExplorerController::errorsReachTheUser_data() {

@@ -325,8 +325,8 @@ void TstLessonsUi::frameworksTableMatchesCompareSchemes() {
         int64_t total = 0;
         for (int row = 0; row < t->rowCount(); ++row) {
             const auto& d = direct->diffs[static_cast<size_t>(row)];
-            QCOMPARE(t->item(row, 0)->text().remove(QChar(0x200B)), QString::fromStdString(direct->outputs[static_cast<size_t>(d.a)].label));
-            QCOMPARE(t->item(row, 1)->text().remove(QChar(0x200B)), QString::fromStdString(direct->outputs[static_cast<size_t>(d.b)].label));
+            QCOMPARE(t->item(row, 0)->toolTip(), QString::fromStdString(direct->outputs[static_cast<size_t>(d.a)].label));
+            QCOMPARE(t->item(row, 1)->toolTip(), QString::fromStdString(direct->outputs[static_cast<size_t>(d.b)].label));
             QCOMPARE(t->item(row, 2)->text().toLongLong(), d.differing);
             for (int r = 1; r < qs::analysis::kDiffReasonCount; ++r)
                 QCOMPARE(t->item(row, 3 + r)->text().toLongLong(), d.by_reason[static_cast<size_t>(r)]);

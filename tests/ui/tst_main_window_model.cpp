@@ -18,6 +18,7 @@
 
 #include "core/modelfile/model_file.h"
 #include "ui/embedding/embedding_model.h"
+#include "ui/embedding/workbench_controller.h"
 #include "ui/embedding/workbench_window.h"
 #include "ui/modelfile/model_dock.h"
 #include "ui/modelfile/model_docks.h"
@@ -63,6 +64,9 @@ const QString kWeight = QStringLiteral("encoder.layer1.weight");  // [4, 3, 2, 5
 const QString kBias = QStringLiteral("encoder.layer1.bias");      // [5]
 const QString kTable = QStringLiteral("decoder.embedding");       // [6, 4]: a 2-D table
 const QString kHead = QStringLiteral("head.weight");              // [3, 8]
+// The transfer plot's axis rect with the model docks open in a 1600×1000 window: about 250
+// pixels when the docks took half the window.
+constexpr int kUsableHeight = 330;
 
 }  // namespace
 
@@ -524,6 +528,30 @@ private slots:
         QVERIFY2(!err.contains(QStringLiteral("JSON")), qPrintable(err));
     }
 
+    // With the model docks open the explorer's plots keep a usable size, and the stored
+    // quantization dock shows its plot and more than one rule (the review's 1600×1000 window).
+    void modelDocksLeaveThePlotsAUsableSize() {
+        w_->resize(1600, 1000);
+        QTRY_COMPARE(w_->height(), 1000);
+        CHECK(openTestModel());
+        QVERIFY(settle());
+        QCustomPlot* plot = w_->transferView()->plot();
+        plot->replot();
+        QVERIFY2(plot->axisRect()->height() >= kUsableHeight,
+                 qPrintable(QStringLiteral("transfer plot %1 px high").arg(plot->axisRect()->height())));
+        QVERIFY(!plot->legend->outerRect().intersects(plot->axisRect()->rect()));
+        QDockWidget* stored = w_->modelDocks()->storedDockWidget();
+        stored->raise();
+        QTRY_VERIFY(stored->isVisible() && w_->modelDocks()->storedView()->isVisible());
+        StoredQuantView* view = w_->modelDocks()->storedView();
+        // The dock as it opens shows all of the view (no scrolling to the table).
+        QTRY_VERIFY2(view->visibleRegion().boundingRect().height() == view->height(),
+                     qPrintable(QStringLiteral("%1 of %2 px visible").arg(view->visibleRegion().boundingRect().height()).arg(view->height())));
+        QVERIFY2(view->plot()->height() >= 160, qPrintable(QString::number(view->plot()->height())));
+        QVERIFY(view->rulesTable()->height() >= 80);  // three rules
+        QCOMPARE(view->splitter()->orientation(), Qt::Horizontal);  // beside the plot in the wide dock
+    }
+
     void aTwoDimensionalTensorOpensInTheWorkbenchAsATable() {
         CHECK(openTestModel());
         CHECK(clickTensor(kWeight));
@@ -539,6 +567,15 @@ private slots:
         QCOMPARE(table.vocabulary_size.toInteger(), 6);
         QCOMPARE(table.dim.toInteger(), 4);
         QCOMPARE(bench->model()->document().view.table, 1);
+        // The views show the new table at once: the example's lone feature looks it up now
+        // (they kept showing the example's table until the feature was changed by hand).
+        QCOMPARE(bench->model()->document().features.size(), size_t(1));
+        QCOMPARE(bench->model()->document().features[0].table, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(bench->controller()->tableInputs() &&
+                                     bench->controller()->tableInputs()->name == "decoder_embedding" &&
+                                     bench->controller()->table() && bench->controller()->table()->rows() == 6,
+                                 20000);
+        QCOMPARE(bench->controller()->tableIndex(), 1);
         // The file the table reads holds the tensor's values.
         auto loaded = DataService::loadNow(DataSource{QString(), table.data_file, QString()});
         QVERIFY(loaded);

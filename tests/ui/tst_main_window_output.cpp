@@ -149,15 +149,14 @@ void TstMainWindowOutput::frameworksLabelTheBitWidth() {
         QCOMPARE(table->rowCount(), 10);
         for (int row = 0; row < table->rowCount(); ++row)
             for (int column : {0, 1}) {
+                // The full label is the tooltip; the cell shows a short name, on one line and
+                // whole ("TF QuantizeAndDe…" and four wrapped lines before).
                 QVERIFY(expected.contains(table->item(row, column)->toolTip()));
-                QCOMPARE(table->item(row, column)->text().remove(QChar(0x200B)), table->item(row, column)->toolTip());
-                // Every piece between break opportunities fits the column: the label wraps
-                // instead of being cut ("TF QuantizeAndDe…").
+                const QString shown = table->item(row, column)->text();
+                QVERIFY2(table->item(row, column)->toolTip().startsWith(shown.section(QLatin1Char(' '), 0, 0)), qPrintable(shown));
                 const QFontMetrics metrics(table->font());
-                static const QRegularExpression breaks(QStringLiteral("[\\s\\x{200B}]"));
-                for (const QString& piece : table->item(row, column)->text().split(breaks, Qt::SkipEmptyParts))
-                    QVERIFY2(metrics.horizontalAdvance(piece) + 8 <= table->columnWidth(column),
-                             qPrintable(QStringLiteral("'%1' in a %2-px column").arg(piece).arg(table->columnWidth(column))));
+                QVERIFY2(metrics.horizontalAdvance(shown) + 8 <= table->columnWidth(column),
+                         qPrintable(QStringLiteral("'%1' in a %2-px column").arg(shown).arg(table->columnWidth(column))));
             }
         QVERIFY2(child<QLabel>("frameworkNote")->text().contains(QStringLiteral("%1 bits (%2 codes)").arg(bits).arg(codes)),
                  qPrintable(child<QLabel>("frameworkNote")->text()));
@@ -165,7 +164,28 @@ void TstMainWindowOutput::frameworksLabelTheBitWidth() {
         for (int i = 0; i < view->examples()->count(); ++i) {
             const QString text = view->examples()->item(i)->text();
             QVERIFY2(bits == 8 || !text.contains(QLatin1String("int8")), qPrintable(text));
+            // Only what applies to the op compared (QDQ V4 here): no SCALED or MIN_COMBINED.
+            QVERIFY2(!text.contains(QLatin1String("SCALED")) && !text.contains(QLatin1String("MIN_COMBINED")),
+                     qPrintable(text));
         }
+        // Below the curves, each scheme's difference from TF: TF's own is empty, the affine
+        // schemes (other step and grid) differ somewhere in view, and each equals its curve
+        // minus TF's at every plotted x.
+        QCOMPARE(view->differenceGraphs().size(), view->graphs().size());
+        QVERIFY(view->differenceGraphs().front()->data()->isEmpty());
+        double largest = 0;
+        for (int g = 1; g < view->graphs().size(); ++g) {
+            const auto diff = view->differenceGraphs()[g]->data();
+            const auto curve = view->graphs()[g]->data();
+            const auto tf = view->graphs().front()->data();
+            QCOMPARE(diff->size(), curve->size());
+            for (int i = 0; i < diff->size(); ++i) {
+                QCOMPARE(diff->at(i)->key, curve->at(i)->key);
+                QCOMPARE(diff->at(i)->value, curve->at(i)->value - tf->at(i)->value);
+                largest = std::max(largest, std::fabs(diff->at(i)->value));
+            }
+        }
+        QVERIFY(largest > 0);
         const QString csv = dir_->filePath(QStringLiteral("frameworks%1.csv").arg(bits));
         QString error;
         QVERIFY2(view->exporter().exportCsv(csv, &error), qPrintable(error));

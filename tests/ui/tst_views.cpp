@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <qcustomplot.h>
+#include <numeric>
 #include <random>
 
 #include "core/analysis/explorer.h"
@@ -24,6 +25,7 @@
 #include "ui/plot/plot_frame.h"
 #include "ui/plot/range_handles.h"
 #include "ui/plot/theme.h"
+#include "ui/views/channel_order.h"
 #include "ui/views/channel_view.h"
 #include "ui/views/error_histogram_view.h"
 #include "ui/views/histogram_view.h"
@@ -119,6 +121,10 @@ private slots:
     void errorHistogramDrawsTheResultAndLogToggle();
     void channelViewDrawsEachChannel();
     void channelViewPerTensorShowsANote();
+    void channelViewSortsAndKeepsTheWorstChannels();
+    void thousandChannelsStayReadable();
+    void channelViewTitleSaysWhoseRangeEachChannelUses();
+    void transferLegendAndTitleStayOffTheCurve();
     void transferCurveIsDrawnAtThePlotsWidth();
     void manyChannelsAreDrawnAtThePlotsWidth();
     void statsPanelShowsTheRowsAndCsv();
@@ -433,7 +439,13 @@ void TstViews::manyChannelsAreDrawnAtThePlotsWidth() {
     const QCPRange home = view.plot()->xAxis->range();
     for (QCPAbstractPlottable* p : {static_cast<QCPAbstractPlottable*>(view.rmseBars()), static_cast<QCPAbstractPlottable*>(view.scaleBars()),
                                     static_cast<QCPAbstractPlottable*>(view.dataMaxGraph()), static_cast<QCPAbstractPlottable*>(view.outputMinGraph())})
-        QVERIFY2(p->interface1D()->dataCount() <= 2 * width + 2, qPrintable(p->objectName()));
+    {
+        // Two points a pixel column for marks; four (first and last too) for a line, as the
+        // dense output ranges are drawn.
+        auto* graph = qobject_cast<QCPGraph*>(p);
+        const int perColumn = graph && graph->lineStyle() != QCPGraph::lsNone ? 4 : 2;
+        QVERIFY2(p->interface1D()->dataCount() <= perColumn * width + 2, qPrintable(p->objectName()));
+    }
     QVERIFY(columnEnvelopes(view.rmseBars()->data(), home, width) == columnEnvelopes(&rmseAll, home, width));
     QVERIFY(columnEnvelopes(view.dataMaxGraph()->data(), home, width) == columnEnvelopes(&maxAll, home, width));
 
@@ -456,6 +468,128 @@ void TstViews::channelViewPerTensorShowsANote() {
     QVERIFY(view.dataMinGraph()->data()->isEmpty());
     QVERIFY(view.messageText()->visible());
     QVERIFY(view.messageText()->text().contains("axis"));
+}
+
+// Sorted worst first and cut to the worst N, the channel view draws exactly those channels
+// in that order, names each position's channel on the x axis and says so in its title; the
+// read-out names the channel under the cursor.
+void TstViews::channelViewSortsAndKeepsTheWorstChannels() {
+    ChannelView view;
+    view.resize(900, 700);
+    view.setResult(channels_);
+    const auto& ch = channels_->channels;
+    view.setOrder(ChannelOrder::Rmse);
+    std::vector<size_t> byRmse(ch.size());
+    std::iota(byRmse.begin(), byRmse.end(), size_t{0});
+    std::stable_sort(byRmse.begin(), byRmse.end(), [&](size_t a, size_t b) { return ch[a].stats.rmse > ch[b].stats.rmse; });
+    QCOMPARE(view.shownChannels(), byRmse);
+    auto rmse = points(view.rmseBars()->data());
+    QCOMPARE(rmse.size(), ch.size());
+    for (size_t k = 0; k < rmse.size(); ++k) {
+        QCOMPARE(rmse[k], std::make_pair(double(k), ch[byRmse[k]].stats.rmse));
+        QCOMPARE(points(view.outputMaxGraph()->data())[k].second, double(ch[byRmse[k]].quant.output_max));
+    }
+    auto* ticker = dynamic_cast<QCPAxisTickerText*>(view.errorRect()->axis(QCPAxis::atBottom)->ticker().data());
+    QVERIFY(ticker);
+    QCOMPARE(ticker->ticks().value(0.0), QString::number(byRmse[0]));
+    QVERIFY(view.errorRect()->axis(QCPAxis::atBottom)->label().contains(QStringLiteral("worst first")));
+
+    view.setWorstCount(3);
+    QCOMPARE(view.worstBox()->value(), 3);
+    QCOMPARE(view.shownChannels(), (std::vector<size_t>{byRmse[0], byRmse[1], byRmse[2]}));
+    QCOMPARE(view.rmseBars()->data()->size(), 3);
+    auto* title = qobject_cast<QCPTextElement*>(view.plot()->plotLayout()->element(0, 0));
+    QVERIFY2(title->text().contains(QStringLiteral("worst 3 of 8 channels")), qPrintable(title->text()));
+    QCOMPARE(view.csvTable().columns.front().size(), ch.size());  // the CSV keeps every channel
+    // In channel order, the worst three stay in channel order.
+    view.setOrder(ChannelOrder::Index);
+    std::vector<size_t> worst{byRmse[0], byRmse[1], byRmse[2]};
+    std::sort(worst.begin(), worst.end());
+    QCOMPARE(view.shownChannels(), worst);
+    // By max |error|.
+    view.setOrder(ChannelOrder::MaxAbsError);
+    view.setWorstCount(0);
+    for (size_t k = 1; k < view.shownChannels().size(); ++k)
+        QVERIFY(ch[view.shownChannels()[k - 1]].stats.max_abs_error >= ch[view.shownChannels()[k]].stats.max_abs_error);
+    QCOMPARE(channelsShown(ch, ChannelOrder::Index, 0).size(), ch.size());
+}
+
+// 1,200 channels on a 900-pixel plot: the output ranges are two thin lines, not 2,400
+// overlapping dashes; zoomed to 20 channels they are dashes narrower than a channel again.
+void TstViews::thousandChannelsStayReadable() {
+    constexpr int64_t kChannels = 1200;
+    auto data = normalData(4 * kChannels, 9);
+    qs::QuantSpec s = scaledSpec();
+    s.axis = 1;
+    s.range_source = qs::RangeSource::FromData;
+    const ResultPtr result = compute(s, data, {4, kChannels});
+    ChannelView view;
+    view.resize(900, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setResult(result);
+    view.plot()->replot();
+    view.plot()->replot();
+    QCOMPARE(view.outputMaxGraph()->scatterStyle().shape(), QCPScatterStyle::ssNone);
+    QCOMPARE(view.outputMaxGraph()->lineStyle(), QCPGraph::lsStepCenter);
+    view.plot()->xAxis->setRange(99.5, 119.5);
+    view.plot()->replot();
+    view.plot()->replot();
+    QCOMPARE(view.outputMaxGraph()->lineStyle(), QCPGraph::lsNone);
+    const double pixelsPerChannel = view.plot()->xAxis->coordToPixel(1) - view.plot()->xAxis->coordToPixel(0);
+    QVERIFY(pixelsPerChannel > 20);
+    QVERIFY(2 * view.outputMaxGraph()->scatterStyle().size() < pixelsPerChannel);
+}
+
+// QDQ V4 with range_given off takes each channel's range from its data, whatever the range
+// source says: the title says so (it said "one given range for all").
+void TstViews::channelViewTitleSaysWhoseRangeEachChannelUses() {
+    auto pc = normalData(2500 * 8, 11);
+    qs::QuantSpec s;
+    s.op = qs::QuantOp::QuantizeAndDequantizeV4;
+    s.num_bits = 8;
+    s.signed_input = true;
+    s.round_mode = qs::RoundMode::HalfToEven;
+    s.range_given = false;
+    s.axis = 1;
+    ChannelView view;
+    view.setResult(compute(s, pc, {2500, 8}));
+    auto* title = qobject_cast<QCPTextElement*>(view.plot()->plotLayout()->element(0, 0));
+    QVERIFY2(title->text().contains(QStringLiteral("ranges from each channel's data")), qPrintable(title->text()));
+    s.range_given = true;
+    s.axis = -1;
+    view.setResult(compute(s, pc, {2500 * 8}));
+    // Per tensor with range_given on: the note says how to get per-channel ranges.
+    QVERIFY(view.messageText()->text().contains(QStringLiteral("untick range_given")));
+}
+
+// On a plot as narrow as the transfer view gets on a 1280-pixel screen, the legend is above
+// the axis rect (inside it, it covered the curve) and every title line fits the plot.
+void TstViews::transferLegendAndTitleStayOffTheCurve() {
+    TransferView view;
+    view.resize(380, 560);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setResult(tensor_);
+    view.plot()->replot();
+    view.plot()->replot();
+    QCustomPlot* plot = view.plot();
+    QVERIFY(plot->legend->visible());
+    QVERIFY(!plot->legend->outerRect().intersects(plot->axisRect()->rect()));
+    QVERIFY(plot->legend->outerRect().right() <= plot->width());
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        QVERIFY(plot->legend->outerRect().contains(plot->legend->item(i)->outerRect()));
+    auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
+    QVERIFY(title->text().contains(QLatin1Char('\n')));
+    for (const QString& line : title->text().split(QLatin1Char('\n')))
+        QVERIFY2(QFontMetricsF(title->font()).horizontalAdvance(line) <= plot->width(), qPrintable(line));
+    // Wider, the legend takes more columns and the title is one line again.
+    view.resize(1400, 700);
+    plot->replot();
+    plot->replot();
+    QVERIFY(!title->text().contains(QLatin1Char('\n')));
+    QVERIFY(plot->legend->wrap() > 2);
+    QVERIFY(!plot->legend->outerRect().intersects(plot->axisRect()->rect()));
 }
 
 void TstViews::statsPanelShowsTheRowsAndCsv() {

@@ -6,7 +6,10 @@
 // The controller's own rules (what is loaded, analysed again or kept, the export) are
 // tst_workbench_controller's.
 #include <QApplication>
+#include <QFile>
 #include <QLabel>
+#include <QMenu>
+#include <QTemporaryDir>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -26,6 +29,8 @@
 #include "ui/embedding/workbench_controller.h"
 #include "ui/embedding/workbench_window.h"
 #include "tests/ui/line_edit_typing.h"
+#include <qcustomplot.h>
+#include "ui/plot/plot_frame.h"
 
 using namespace qs::ui;
 
@@ -51,6 +56,9 @@ private slots:
     void pipeliningDemo();
     void badIdBatchIsReportedFromTheWorker();
     void removingEveryTableSaysSo();
+    void viewMenuShowsTheAmpersand();
+    void editorOpenAndSaveNameTheWindow();
+    void staleBannerStaysInsideThePlot();
 
 private:
     std::unique_ptr<EmbeddingModel> model_;  // the app's: made before the window, gone after it
@@ -169,6 +177,49 @@ void TstWorkbenchWindow::badIdBatchIsReportedFromTheWorker() {
     QTRY_VERIFY_WITH_TIMEOUT(!w_->featureStats()->isStale() && c_->lastFeatureAnalysis() &&
                                  c_->lastFeatureAnalysis()->simulation.ids == 200, 30000);
     QVERIFY(caption->text().contains(QStringLiteral("200 ids in 100 examples")));
+}
+
+// "Table && buckets" is a literal & in the View menu too (it showed "Table _buckets": the &
+// became a mnemonic).
+void TstWorkbenchWindow::viewMenuShowsTheAmpersand() {
+    QStringList texts;
+    for (QAction* a : w_->viewMenu()->actions()) texts << a->text();
+    QVERIFY2(texts.contains(QStringLiteral("Table && buckets")), qPrintable(texts.join(u'|')));
+    QCOMPARE(texts.filter(QStringLiteral("Table")).size(), 1);
+}
+
+// The editor's own Open config… / Save config… buttons change the window's file and title as
+// the File menu does (the title stayed "untitled").
+void TstWorkbenchWindow::editorOpenAndSaveNameTheWindow() {
+    QTemporaryDir dir;
+    const QString other = dir.filePath(QStringLiteral("other.json"));
+    QVERIFY(QFile::copy(kExample, other));
+    QVERIFY(w_->editor()->openFrom(other));
+    QVERIFY2(w_->windowTitle().startsWith(QStringLiteral("other.json — ")), qPrintable(w_->windowTitle()));
+    const QString saved = dir.filePath(QStringLiteral("saved.json"));
+    QVERIFY(w_->editor()->saveTo(saved));
+    QVERIFY2(w_->windowTitle().startsWith(QStringLiteral("saved.json — ")), qPrintable(w_->windowTitle()));
+}
+
+// A long error on a view's stale banner breaks into lines inside the axis rect (it ran past
+// both ends of the plot).
+void TstWorkbenchWindow::staleBannerStaysInsideThePlot() {
+    PlotFrame* view = w_->occupancyView();
+    w_->tabs()->setCurrentIndex(0);
+    const QString message = QStringLiteral("ValueError: Argument `dim` (embedding dimension) must be an int and must "
+                                            "be >= 1. Received: 0 (table 'video_id', feature 'watched', "
+                                            "quantization_config num_buckets 256 on [-0.25, 0.25])");
+    view->setStale(true, message);
+    view->plot()->replot();
+    view->plot()->replot();
+    QCPItemText* banner = view->staleText();
+    QCPAxisRect* rect = view->plot()->axisRect();
+    QVERIFY(banner->text().contains(QLatin1Char('\n')));
+    const QFontMetricsF metrics(banner->font());
+    for (const QString& line : banner->text().split(QLatin1Char('\n')))
+        QVERIFY2(metrics.horizontalAdvance(line) + banner->padding().left() + banner->padding().right() <= rect->width(),
+                 qPrintable(line));
+    QCOMPARE(view->staleMessage(), message);  // the message itself is whole
 }
 
 QTEST_MAIN(TstWorkbenchWindow)

@@ -183,9 +183,11 @@ CalibrationPanel::CalibrationPanel(ExplorerModel* model, QWidget* parent)
     });
     controls->addWidget(label);
     controls->addWidget(items_->percentile);
-    controls->addWidget(new QLabel(tr("KL: 2048-bin histogram of |x| (TensorRT); MSE-optimal: "
-                                      "least measured MSE over symmetric ranges.")),
-                        1);
+    // Wrapped: on one line this note alone held the window 780 pixels wide.
+    auto* note = new QLabel(tr("KL: 2048-bin histogram of |x| (TensorRT); MSE-optimal: "
+                               "least measured MSE over symmetric ranges."));
+    note->setWordWrap(true);
+    controls->addWidget(note, 1);
     layout->addLayout(controls);
 
     items_->table = new QTableWidget(0, 7);

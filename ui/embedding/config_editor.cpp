@@ -354,12 +354,16 @@ void ConfigEditor::refreshErrors() {
 
 bool ConfigEditor::openFrom(const QString& path, QString* error) {
     QString why;
-    return reportFileOutcome(model_->load(path, &why), tr("Opened %1").arg(path), why, error);
+    const bool ok = reportFileOutcome(model_->load(path, &why), tr("Opened %1").arg(path), why, error);
+    if (ok) emit fileChanged(path);
+    return ok;
 }
 
 bool ConfigEditor::saveTo(const QString& path, QString* error) {
     QString why;
-    return reportFileOutcome(model_->save(path, &why), tr("Saved %1").arg(path), why, error);
+    const bool ok = reportFileOutcome(model_->save(path, &why), tr("Saved %1").arg(path), why, error);
+    if (ok) emit fileChanged(path);
+    return ok;
 }
 
 // The status line says what happened to the file (and so does statusMessage).

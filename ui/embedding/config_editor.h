@@ -49,6 +49,8 @@ public:
 
 signals:
     void statusMessage(const QString& text);
+    // After a configuration was opened from or saved to `path` (the document's file now).
+    void fileChanged(const QString& path);
 
 private:
     // A Python-literal field bound to one keyword of the selected table / feature / the

@@ -70,6 +70,9 @@ QWidget* ConfigEditor::buildTables() {
     optimizerBox->setObjectName(QStringLiteral("optimizerParameters"));
     optimizerForm_ = new QFormLayout(optimizerBox);
     optimizerForm_->setContentsMargins(16, 0, 0, 0);
+    // Keyword names are long ("multiply_weight_decay_factor_by_learning_rate"): a field that
+    // does not fit beside its name goes under it rather than shrinking to "T…".
+    optimizerForm_->setRowWrapPolicy(QFormLayout::WrapLongRows);
     form->addRow(optimizerBox);
 
     quantEnabled_ = new QCheckBox(tr("quantization_config (simulated quantization)"));
@@ -196,6 +199,7 @@ void ConfigEditor::rebuildOptimizerFields() {
                 else kw[key] = v;
             });
         edit->setPlaceholderText(QString::fromStdString(def.repr()));
+        edit->setMinimumWidth(edit->fontMetrics().horizontalAdvance(QStringLiteral("0.000001  ")) + 16);
     }
 }
 

@@ -1,5 +1,8 @@
 #include "ui/embedding/embedding_validation.h"
 
+#include <algorithm>
+#include <set>
+
 #include <QSet>
 #include <cmath>
 #include <functional>
@@ -39,6 +42,37 @@ FieldError fieldError(const QString& prefix, const QString& field, const Error& 
 
 // An error of a TF class's check: on the argument the check named (Error::field).
 FieldError checkError(const QString& prefix, const Error& e) { return fieldError(prefix, qstr(e.field), e); }
+
+// TF raises at the first bad argument, so two wrong fields showed one error. After an error on
+// a field, the check runs again with that field at `defaults`' value (or left out, for TF's
+// own default) to find the next, for as many fields as are wrong; the errors go to `check`.
+// Returns the first outcome: the object is still rejected.
+Result<PyValue> checkEveryField(Kwargs kw, const std::function<Result<PyValue>(const Kwargs&)>& make,
+                                const Kwargs& defaults, const QString& prefix, ObjectCheck& check) {
+    Result<PyValue> first = make(kw);
+    if (first) return first;
+    Error e = first.error();
+    std::set<std::string> replaced;
+    for (;;) {
+        check.errors.push_back(checkError(prefix, e));
+        if (e.field.empty()) break;
+        replaced.insert(e.field);
+        const auto key = [&](const auto& entry) { return entry.first == e.field; };
+        const auto at = std::find_if(kw.begin(), kw.end(), key);
+        if (at == kw.end()) break;
+        if (const auto d = std::find_if(defaults.begin(), defaults.end(), key); d != defaults.end())
+            at->second = d->second;
+        else
+            kw.erase(at);
+        const Result<PyValue> again = make(kw);
+        if (again) break;
+        e = again.error();
+        // Only errors of other fields are news: one about the call as a whole may come from
+        // the keyword left out.
+        if (e.field.empty() || replaced.count(e.field)) break;
+    }
+    return first;
+}
 
 // Appends document values as keywords; a malformed one (hand-made documents only) passes
 // None and, with `check`, is an error on its field (`prefix` + key).
@@ -140,8 +174,9 @@ BuiltTable buildTable(const EmbeddingTable& t) {
         if (!kw) {
             out.check.errors.push_back(fieldError(QStringLiteral("optimizer."), {}, kw.error()));
         } else {
-            const auto built = tpu::makeOptimizer(*kind, *kw);
-            if (!built) out.check.errors.push_back(checkError(QStringLiteral("optimizer."), built.error()));
+            const auto built = checkEveryField(
+                *kw, [&](const Kwargs& k) { return tpu::makeOptimizer(*kind, k); }, {}, QStringLiteral("optimizer."),
+                out.check);
             optimizer = valueOr(built, optType, callText(tpu::tf2Class(optType).api, *kw));
         }
     }
@@ -154,8 +189,11 @@ BuiltTable buildTable(const EmbeddingTable& t) {
                      {"lower", t.quantization->lower},
                      {"upper", t.quantization->upper}},
                     &out.check, QStringLiteral("quantization_config."));
-        const auto built = tpu::makeQuantizationConfigValue(kw);
-        if (!built) out.check.errors.push_back(checkError(QStringLiteral("quantization_config."), built.error()));
+        Kwargs defaults;
+        const EmbeddingQuantization fine;
+        addKeywords(defaults, {{"num_buckets", fine.num_buckets}, {"lower", fine.lower}, {"upper", fine.upper}});
+        const auto built = checkEveryField(kw, tpu::makeQuantizationConfigValue, defaults,
+                                           QStringLiteral("quantization_config."), out.check);
         quantization = valueOr(built, "QuantizationConfig",
                                callText(tpu::tf2Class("QuantizationConfig").api, kw));
     }
@@ -170,10 +208,11 @@ BuiltTable buildTable(const EmbeddingTable& t) {
     addKeywords(kw, {{"combiner", t.combiner}}, &out.check);
     if (!t.name.isEmpty()) kw.emplace_back("name", t.name.toStdString());
     if (quantization) kw.emplace_back("quantization_config", *quantization);
-    const auto built = tpu::makeTableConfig(kw);
-    if (!built) {
-        out.check.errors.push_back(checkError({}, built.error()));
-    } else {
+    Kwargs defaults;
+    const EmbeddingTable fine;
+    addKeywords(defaults, {{"vocabulary_size", fine.vocabulary_size}, {"dim", fine.dim}, {"combiner", fine.combiner}});
+    const auto built = checkEveryField(kw, tpu::makeTableConfig, defaults, {}, out.check);
+    if (built) {
         for (const std::string& w : built->instance()->warnings) out.check.warnings << qstr(w);
         out.value = *built;  // the feature can use it even if its optimizer is rejected
     }

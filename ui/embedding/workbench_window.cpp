@@ -30,6 +30,7 @@
 #include "ui/embedding/views/sharding_view.h"
 #include "ui/embedding/views/storage_export_panel.h"
 #include "ui/embedding/workbench_controller.h"
+#include "ui/window_fit.h"
 #include "ui/presentation_mode.h"
 
 namespace qs::ui {
@@ -63,7 +64,12 @@ WorkbenchWindow::WorkbenchWindow(EmbeddingModel* model, QWidget* parent)
     connect(model_, &EmbeddingModel::viewChanged, this, &WorkbenchWindow::showHeatMapWindow);
     connect(model_, &EmbeddingModel::documentChanged, this, &WorkbenchWindow::showHeatMapWindow);
     connect(editor_, &ConfigEditor::statusMessage, status_, &QLabel::setText);
-    resize(1500, 950);
+    // The editor's own Open/Save buttons change the window's file as the File menu does.
+    connect(editor_, &ConfigEditor::fileChanged, this, [this](const QString& path) {
+        path_ = path;
+        updateTitle();
+    });
+    fitToAvailableScreen(this, QSize(1500, 950));
     updateTitle();
     showHeatMapWindow();
 }
@@ -180,8 +186,8 @@ void WorkbenchWindow::createMenus() {
 
     QMenu* view = viewMenu_ = menuBar()->addMenu(tr("&View"));
     for (int i = 0; i < tabs_->count(); ++i) {
-        QAction* a = view->addAction(tabs_->tabText(i).replace(QLatin1String("&&"), QLatin1String("&")),
-                                     this, [this, i] { tabs_->setCurrentIndex(i); });
+        // The tab's text as it is: "Table && buckets" is a literal & in a menu too.
+        QAction* a = view->addAction(tabs_->tabText(i), this, [this, i] { tabs_->setCurrentIndex(i); });
         a->setShortcut(QKeySequence(QStringLiteral("Alt+%1").arg(i + 1)));
     }
 }

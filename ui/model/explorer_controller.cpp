@@ -11,6 +11,23 @@
 
 namespace qs::ui {
 
+namespace {
+
+// TF's words say what is wrong, not what to change in this window: a hint for the failures a
+// user gets to by following the window's own suggestions.
+QString whatToDo(const qs::QuantSpec& spec, const QString& message) {
+    // QuantizeAndDequantizeV2/V4 with an axis and range_given want one range per channel,
+    // which the window does not give them: each channel's own range needs range_given off.
+    if (qs::isQdq(spec.op) && spec.op != qs::QuantOp::QuantizeAndDequantizeV3 && spec.axis >= 0 && spec.range_given &&
+        (message.contains(QLatin1String("input_min must be a scalar")) ||
+         message.contains(QLatin1String("input_max must be a scalar"))))
+        return QObject::tr(" — per channel, untick range_given so that each channel uses its own data's "
+                           "range (or set axis to −1 for one range for the whole tensor).");
+    return QString();
+}
+
+}  // namespace
+
 ExplorerController::ExplorerController(ExplorerModel* model, QObject* parent)
     : QObject(parent),
       model_(model),
@@ -43,7 +60,7 @@ ExplorerController::ExplorerController(ExplorerModel* model, QObject* parent)
     });
     connect(compute_, &ComputeService::failed, this, [this](const QString& kind, const QString& message) {
         stale_ = true;  // the last valid result stays on show, behind the model
-        emit computeFailed(QStringLiteral("%1: %2").arg(kind, message));
+        emit computeFailed(QStringLiteral("%1: %2").arg(kind, message) + whatToDo(model_->spec(), message));
     });
 }
 

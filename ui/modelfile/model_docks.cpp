@@ -1,5 +1,7 @@
 #include "ui/modelfile/model_docks.h"
 
+#include <algorithm>
+
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -53,9 +55,10 @@ ModelDocks::ModelDocks(QMainWindow* window, ModelFileController* controller, Exp
 
     modelDockWidget_ = bottomDock(window, tr("Model"), "modelDock", modelDock_);
     reportDockWidget_ = bottomDock(window, tr("Model report"), "modelReportDock", report_);
-    // The plot sits between two lines of text and the rules table: below this height it is
-    // a strip without a readable axis, so the dock scrolls instead of squeezing it.
-    storedPanel->setMinimumHeight(420);
+    // The plot sits between two lines of text and the rules table; the view lays them out
+    // side by side when the dock is wide and low (StoredQuantView), and below this height the
+    // dock scrolls instead of squeezing them.
+    storedPanel->setMinimumHeight(220);
     auto* storedScroll = new QScrollArea;
     storedScroll->setWidget(storedPanel);
     storedScroll->setWidgetResizable(true);
@@ -75,9 +78,12 @@ ModelDocks::ModelDocks(QMainWindow* window, ModelFileController* controller, Exp
 void ModelDocks::modelOpened() {
     const bool first = modelDockWidget_->isHidden();
     for (QDockWidget* d : {modelDockWidget_, reportDockWidget_, storedDockWidget_}) d->show();
-    // The first time, as much as the side docks leave (the report's chart names a bar per
-    // tensor); later opens keep what the user made of it.
-    if (first) window_->resizeDocks({modelDockWidget_}, {window_->height() / 2}, Qt::Vertical);
+    // The first time, 28 % of the window (180 to 320 pixels): the plots above keep a usable
+    // size (at half the window the transfer plot was 250 pixels high, half of it under its
+    // legend) and the stored codes' plot and table show whole; the dock's splitter gives it
+    // more. Later opens keep what the user made of it.
+    if (first)
+        window_->resizeDocks({modelDockWidget_}, {std::clamp(window_->height() * 28 / 100, 180, 320)}, Qt::Vertical);
     modelDockWidget_->raise();
     report_->setModel(controller_->model());
     showStored(controller_->selectedTensor());

@@ -39,8 +39,8 @@ StoredQuantView::StoredQuantView(QWidget* parent)
     plot()->yAxis2->setVisible(true);
     plot()->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
     plot()->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
-    plot()->legend->setVisible(true);
-    plot()->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // Above the plot: inside, it covered the lowest codes.
+    showSmallLegend(2);
     // The error first, so the codes are drawn over its cloud.
     error_ = plot()->addGraph(plot()->xAxis, plot()->yAxis2);
     error_->setName(tr("dequantized − input (right axis)"));
@@ -77,23 +77,40 @@ StoredQuantView::StoredQuantView(QWidget* parent)
     channelRow->addWidget(new QLabel(tr("Channel:")));
     channelRow->addWidget(channelBox_);
     channelRow->addStretch(1);
+    // The plot, and beside or under it the texts, the channel and the rules table.
+    auto* side = new QWidget;
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    sideLayout->addWidget(summary_);
+    sideLayout->addWidget(source_);
+    sideLayout->addLayout(channelRow);
+    sideLayout->addWidget(table_, 1);
     auto* layout = static_cast<QVBoxLayout*>(this->layout());  // PlotFrame's: the plot alone
     layout->removeWidget(plot());
-    auto* split = new QSplitter(Qt::Vertical);
+    auto* split = split_ = new QSplitter(Qt::Vertical);
     split->addWidget(plot());
-    split->addWidget(table_);
+    split->addWidget(side);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
+    // Below these the plot has no readable axis and the table no second rule.
+    plot()->setMinimumSize(280, 160);
+    table_->setMinimumSize(260, 80);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(summary_);
-    layout->addWidget(source_);
-    layout->addLayout(channelRow);
     layout->addWidget(split, 1);
     connect(runner_, &JobRunner::failed, this, [this](const QString& message) { showError(message); });
     clear();
 }
 
 StoredQuantView::~StoredQuantView() = default;
+
+void StoredQuantView::resizeEvent(QResizeEvent* event) {
+    PlotFrame::resizeEvent(event);
+    // In the bottom dock area the view is wide and low: the plot beside the texts and the
+    // table keeps the whole height (above them, it got 80 pixels and the table one row).
+    const Qt::Orientation wanted = width() > 2 * height() ? Qt::Horizontal : Qt::Vertical;
+    if (split_->orientation() != wanted) split_->setOrientation(wanted);
+}
 
 void StoredQuantView::setTensor(std::shared_ptr<const qs::modelfile::ModelFile> model, int index,
                                 std::shared_ptr<const qs::modelfile::ModelFile> original) {

@@ -21,6 +21,7 @@
 
 class QLabel;
 class QSpinBox;
+class QSplitter;
 class QTableWidget;
 
 namespace qs::ui {
@@ -52,6 +53,9 @@ public:
     QSpinBox* channelBox() const { return channelBox_; }
     QCPGraph* codesGraph() const { return codes_; }
     QCPGraph* errorGraph() const { return error_; }
+    // The plot and the rules table: side by side in a wide, low dock, one above the other
+    // in a tall one.
+    QSplitter* splitter() const { return split_; }
 
     // input x, stored code, dequantized value, error of the plotted channel's points.
     data::NumberColumns csvTable() const override;
@@ -62,6 +66,7 @@ signals:
 
 protected:
     void applySeriesStyle(const PlotPalette& palette) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void showComparison(StoredQuantPtr result);
@@ -78,6 +83,7 @@ private:
     QLabel* summary_ = nullptr;
     QLabel* source_ = nullptr;
     QSpinBox* channelBox_ = nullptr;
+    QSplitter* split_ = nullptr;
 };
 
 }  // namespace qs::ui

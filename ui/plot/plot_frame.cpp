@@ -12,6 +12,7 @@
 #include "ui/plot/plot_overlay.h"
 #include "ui/plot/presentation_scale.h"
 #include "ui/plot/range_handles.h"
+#include "ui/plot/title_wrap.h"
 
 namespace qs::ui {
 
@@ -26,6 +27,7 @@ PlotFrame::PlotFrame(QWidget* parent)
     // the same pixels for our plots in a few milliseconds.
     plot_->setPlottingHint(QCP::phFastPolylines, true);
     plot_->setObjectName(QStringLiteral("plot"));
+    keepTitlesWrapped(plot_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);

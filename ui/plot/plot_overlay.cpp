@@ -4,6 +4,7 @@
 #include <qcustomplot.h>
 
 #include "ui/plot/theme.h"
+#include "ui/plot/title_wrap.h"
 
 namespace qs::ui {
 
@@ -46,6 +47,10 @@ PlotOverlay::PlotOverlay(QCustomPlot* plot, const QFont& font) {
     QFont bold = font;
     bold.setBold(true);
     stale_->setFont(bold);
+    // A long TF error or note breaks into lines inside the axis rect instead of running past
+    // both of its ends.
+    keepBoxWrapped(plot, message_);
+    keepBoxWrapped(plot, stale_);
 }
 
 void PlotOverlay::setMessage(const QString& message) {

@@ -4,6 +4,11 @@
 #include <cmath>
 #include <limits>
 
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
 #include <qcustomplot.h>
 
 #include "ui/plot/plot_items.h"
@@ -16,12 +21,18 @@ using namespace qs::ui::text;
 
 namespace {
 
-QCPScatterStyle dash(const QColor& color, double width) {
+// A horizontal dash `halfWidth` pixels either side of its point (QCustomPlot scales a custom
+// shape by size / 6).
+QCPScatterStyle dash(const QColor& color, double width, double halfWidth) {
     QPainterPath path;
     path.moveTo(-6, 0);
     path.lineTo(6, 0);
-    return QCPScatterStyle(path, QPen(color, width, Qt::SolidLine, Qt::FlatCap), Qt::NoBrush, 8);
+    return QCPScatterStyle(path, QPen(color, width, Qt::SolidLine, Qt::FlatCap), Qt::NoBrush, halfWidth);
 }
+
+// Below this many pixels a channel, marks per channel overlap: the output range is drawn as
+// two thin lines and the bars without outlines (else a thousand channels are a red smear).
+constexpr double kDensePixels = 4.0;
 
 }  // namespace
 
@@ -107,22 +118,64 @@ ChannelView::ChannelView(QWidget* parent) : ResultPlot(parent) {
                              QCPItemPosition::ptAxisRectRatio, Qt::AlignLeft | Qt::AlignTop);
     bandText_->setLayer(QStringLiteral("grid"));
     setLogScaleAxes({sy});
+    static_cast<QVBoxLayout*>(layout())->insertWidget(0, createControls());
     restyle();
     setResult(nullptr);
 }
 
+QWidget* ChannelView::createControls() {
+    orderBox_ = new QComboBox;
+    orderBox_->setObjectName(QStringLiteral("channelOrder"));
+    orderBox_->addItem(tr("channel index"), int(ChannelOrder::Index));
+    orderBox_->addItem(tr("RMSE, worst first"), int(ChannelOrder::Rmse));
+    orderBox_->addItem(tr("max |error|, worst first"), int(ChannelOrder::MaxAbsError));
+    worstBox_ = new QSpinBox;
+    worstBox_->setObjectName(QStringLiteral("channelWorstCount"));
+    worstBox_->setRange(0, 1 << 24);
+    worstBox_->setSpecialValueText(tr("all"));
+    worstBox_->setToolTip(tr("Only the channels of largest error (by max |error| when sorted so, else by RMSE); "
+                             "“all” shows every channel."));
+    worstBox_->setKeyboardTracking(false);
+    connect(orderBox_, &QComboBox::currentIndexChanged, this, [this] { draw(); });
+    connect(worstBox_, &QSpinBox::valueChanged, this, [this] { draw(); });
+    auto* bar = new QWidget;
+    bar->setObjectName(QStringLiteral("channelControls"));
+    auto* row = new QHBoxLayout(bar);
+    row->setContentsMargins(6, 2, 6, 0);
+    row->addWidget(new QLabel(tr("Order")));
+    row->addWidget(orderBox_);
+    row->addSpacing(12);
+    row->addWidget(new QLabel(tr("Show worst")));
+    row->addWidget(worstBox_);
+    row->addStretch(1);
+    return bar;
+}
+
+void ChannelView::setOrder(ChannelOrder order) { orderBox_->setCurrentIndex(orderBox_->findData(int(order))); }
+
+void ChannelView::setWorstCount(int count) { worstBox_->setValue(count); }
+
 ChannelView::~ChannelView() = default;
 
 void ChannelView::applySeriesStyle(const PlotPalette& c) {
-    dataRange_->setPen(QPen(c.curve, 2.0));
     dataMin_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
     dataMax_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
-    outMin_->setScatterStyle(dash(c.range, 2.2));
-    outMax_->setScatterStyle(dash(c.range, 2.2));
-    outMin_->setPen(QPen(c.range, 2.2));  // the legend's sample
+    // Marks sized to the pixels a channel gets: dashes and whiskers as wide as ~70 % of it.
+    const bool dense = pixelsPerChannel_ < kDensePixels;
+    const double half = std::clamp(0.35 * pixelsPerChannel_, 1.0, 8.0);
+    for (QCPGraph* g : {outMin_, outMax_}) {
+        g->setScatterStyle(dense ? QCPScatterStyle(QCPScatterStyle::ssNone) : dash(c.range, 2.2, half));
+        g->setLineStyle(dense ? QCPGraph::lsStepCenter : QCPGraph::lsNone);
+        g->setPen(QPen(c.range, dense ? 1.0 : 2.2));
+    }
+    dataRange_->setWhiskerWidth(std::clamp(0.7 * pixelsPerChannel_, 0.0, 7.0));
+    dataRange_->setPen(QPen(c.curve, dense ? 1.0 : 2.0));
     items::styleBars(scale_, c.secondary, 190, c.axisRectBackground);
     items::styleBars(rmse_, c.error, 170, c.axisRectBackground);
-    maxAbs_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(c.marker, 1.4), Qt::NoBrush, 7));
+    if (dense)  // outlines on bars a pixel wide would be all that shows
+        for (QCPBars* b : {scale_, rmse_}) b->setPen(QPen(b->brush().color(), 1));
+    maxAbs_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(c.marker, dense ? 1.0 : 1.4), Qt::NoBrush,
+                                             dense ? 3 : 7));
     band_->setBrush(c.highlight);
     band_->setPen(Qt::NoPen);
     bandText_->setColor(plotPalette(theme()).text);
@@ -131,11 +184,14 @@ void ChannelView::applySeriesStyle(const PlotPalette& c) {
 void ChannelView::draw() {
     const bool have = result_ && !result_->channels.empty();
     std::vector<double> keys, mid, minus, plus, dmin, dmax, omin, omax, scale, rmse, maxAbs;
+    shown_.clear();
     if (have) {
         const auto& channels = result_->channels;
-        for (size_t i = 0; i < channels.size(); ++i) {
-            const auto& ch = channels[i];
-            keys.push_back(static_cast<double>(i));
+        shown_ = channelsShown(channels, static_cast<ChannelOrder>(orderBox_->currentData().toInt()),
+                               static_cast<size_t>(worstBox_->value()));
+        for (size_t k = 0; k < shown_.size(); ++k) {
+            const auto& ch = channels[shown_[k]];
+            keys.push_back(static_cast<double>(k));
             // A whisker from data_min to data_max, hung on its midpoint.
             const double lo = ch.data_min, hi = ch.data_max;
             mid.push_back((lo + hi) / 2);
@@ -165,9 +221,16 @@ void ChannelView::draw() {
 
     if (!have) {
         title_->setText(tr("Per-channel ranges"));
-        setMessage(result_ ? tr("Per tensor: the spec has no axis.\nSet an axis to see each channel's "
-                                "range, scale and error.")
-                           : QString());
+        QString note;
+        if (result_) {
+            note = tr("Per tensor: the spec has no axis.\nSet an axis to see each channel's range, scale and error.");
+            // QDQ V2/V4 take one scalar range with range_given: per channel they need it off.
+            if (qs::isQdq(result_->spec.op) && result_->spec.op != qs::QuantOp::QuantizeAndDequantizeV3 &&
+                result_->spec.range_given)
+                note += tr("\nWith %1, also untick range_given: each channel then uses its own data's range.")
+                            .arg(QString::fromUtf8(qs::quantOpName(result_->spec.op).data()));
+        }
+        setMessage(note);
         setStale(false);
         requestReplot();
         return;
@@ -176,21 +239,27 @@ void ChannelView::draw() {
     const auto& r = *result_;
     const qs::QuantSpec& spec = r.spec;
     outMin_->setName(tr("%1 / %2 per channel").arg(usedMinName(spec), usedMaxName(spec)));
-    title_->setText(tr("Per channel  ·  axis %1  ·  %2 channels  ·  %3")
-                        .arg(spec.axis)
-                        .arg(r.channels.size())
-                        .arg(spec.range_source == qs::RangeSource::FromData ? tr("ranges from each channel's data")
-                                                                            : tr("one given range for all")));
+    // rangeIsGiven: QDQ with range_given off, or "each channel's own min/max", gives each
+    // channel the range of its own data, whatever the range source says.
+    const QString ranges = rangeIsGiven(spec) ? tr("one given range for all") : tr("ranges from each channel's data");
+    const QString shownText = shown_.size() == r.channels.size()
+                                  ? tr("%1 channels").arg(r.channels.size())
+                                  : tr("worst %1 of %2 channels").arg(shown_.size()).arg(r.channels.size());
+    title_->setText(tr("Per channel  ·  axis %1  ·  %2  ·  %3").arg(spec.axis).arg(shownText, ranges));
     plot()->xAxis->setLabel(QString());
-    errorRect_->axis(QCPAxis::atBottom)->setLabel(tr("channel (index along axis %1)").arg(spec.axis));
-    const double k = static_cast<double>(r.curve_channel);
+    labelChannelAxis();
+    // The transfer curve's channel, where it is drawn (nowhere if it is not among the shown).
+    const auto at = std::find(shown_.begin(), shown_.end(), static_cast<size_t>(r.curve_channel));
+    band_->setVisible(at != shown_.end());
+    bandText_->setVisible(at != shown_.end());
+    const double k = static_cast<double>(at - shown_.begin());
     band_->topLeft->setCoords(k - 0.5, 0.0);
     band_->bottomRight->setCoords(k + 0.5, 1.0);
     bandText_->position->setCoords(k - 0.5, 0.0);
     bandText_->setText(tr("transfer curve: channel %1").arg(r.curve_channel));
 
-    // Home: all channels; values over data and ranges; scale and error from 0.
-    const double n = static_cast<double>(r.channels.size());
+    // Home: all shown channels; values over data and ranges; scale and error from 0.
+    const double n = static_cast<double>(shown_.size());
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (const std::vector<double>* v : {&dmin, &dmax, &omin, &omax})
         for (double d : *v)
@@ -235,13 +304,51 @@ void ChannelView::setScaleHome() {
 
 void ChannelView::logScaleChanged(bool) { setScaleHome(); }
 
+void ChannelView::labelChannelAxis() {
+    const int axis = result_ ? result_->spec.axis : 0;
+    QCPAxis* ex = errorRect_->axis(QCPAxis::atBottom);
+    bool identity = true;
+    for (size_t k = 0; k < shown_.size() && identity; ++k) identity = shown_[k] == k;
+    QSharedPointer<QCPAxisTicker> ticker;
+    if (identity) {
+        QSharedPointer<QCPAxisTickerFixed> integers(new QCPAxisTickerFixed);
+        integers->setTickStep(1.0);
+        integers->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        ticker = integers;
+        ex->setLabel(tr("channel (index along axis %1)").arg(axis));
+    } else {
+        // Sorted or cut: position k is channel shown_[k]; every label if they fit, else
+        // about 30 of them.
+        QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
+        const size_t every = std::max<size_t>(1, shown_.size() / 30);
+        for (size_t k = 0; k < shown_.size(); k += every)
+            names->addTick(static_cast<double>(k), QString::number(shown_[k]));
+        ticker = names;
+        const bool byMax = orderBox_->currentData().toInt() == int(ChannelOrder::MaxAbsError);
+        ex->setLabel(orderBox_->currentData().toInt() == int(ChannelOrder::Index)
+                         ? tr("channel (index along axis %1; the worst %2 by RMSE)").arg(axis).arg(shown_.size())
+                         : tr("channel (along axis %1), %2 worst first").arg(axis).arg(byMax ? tr("max |error|") : tr("RMSE")));
+    }
+    for (QCPAxis* a : {plot()->xAxis, scaleRect_->axis(QCPAxis::atBottom), ex}) a->setTicker(ticker);
+}
+
+void ChannelView::viewRangesChanged() {
+    const QCPAxis* x = plot()->xAxis;
+    const double px = std::fabs(x->coordToPixel(1.0) - x->coordToPixel(0.0));
+    // Restyle only when the marks' size changes by a visible amount.
+    if (std::fabs(px - pixelsPerChannel_) < 0.25 * std::min(px, pixelsPerChannel_) + 0.01) return;
+    pixelsPerChannel_ = px;
+    restyle();
+}
+
 PlotFrame::Readout ChannelView::readoutAt(const QPointF& pixel) const {
     Readout r;
     if (!result_ || result_->channels.empty()) return r;
     QCPAxisRect* rect = nullptr;
-    const long i = indexReadout(plot(), pixel, result_->channels.size(), r, rect);
-    if (i < 0) return r;
-    const auto& ch = result_->channels[static_cast<size_t>(i)];
+    const long k = indexReadout(plot(), pixel, shown_.size(), r, rect);
+    if (k < 0) return r;
+    const size_t i = shown_[static_cast<size_t>(k)];
+    const auto& ch = result_->channels[i];
     if (rect == scaleRect_)
         r.y = ch.quant.scale;
     else if (rect == errorRect_)

@@ -3,6 +3,11 @@
 // channel whose transfer curve is shown highlighted; middle: the scale chosen per channel
 // (log-scale toggle: one outlier channel dwarfs the rest); bottom: RMSE and max |error| per
 // channel. A per-tensor result shows a note instead.
+//
+// Readable with a thousand channels: the channels can be sorted worst first (by RMSE or max
+// |error|) and cut to the worst N (the x axis then names each bar's channel); dashes, whiskers
+// and bar outlines shrink with the pixels a channel gets, and the wheel zooms as in every
+// view (double-click: all of them again).
 #pragma once
 
 #include <memory>
@@ -10,6 +15,10 @@
 #include "core/analysis/explorer.h"
 #include "ui/plot/qcp_fwd.h"
 #include "ui/plot/result_plot.h"
+#include "ui/views/channel_order.h"
+
+class QComboBox;
+class QSpinBox;
 
 namespace qs::ui {
 
@@ -33,14 +42,30 @@ public:
     QCPBars* rmseBars() const { return rmse_; }
     QCPGraph* maxErrorGraph() const { return maxAbs_; }
 
+    // Which channels are drawn, left to right (the x coordinate is the position in this list).
+    const std::vector<size_t>& shownChannels() const { return shown_; }
+    // The order and the "worst N" (0: all channels); the controls above the plot show them.
+    void setOrder(ChannelOrder order);
+    void setWorstCount(int count);
+    QComboBox* orderBox() const { return orderBox_; }
+    QSpinBox* worstBox() const { return worstBox_; }
+
 protected:
     void draw() override;
     void applySeriesStyle(const PlotPalette& palette) override;
     Readout readoutAt(const QPointF& pixel) const override;
     void logScaleChanged(bool on) override;
+    void viewRangesChanged() override;
 
 private:
     void setScaleHome();
+    void labelChannelAxis();
+    QWidget* createControls();
+
+    QComboBox* orderBox_ = nullptr;
+    QSpinBox* worstBox_ = nullptr;
+    std::vector<size_t> shown_;
+    double pixelsPerChannel_ = 20;  // the marks' sizes follow it (viewRangesChanged)
 
     QCPTextElement* title_ = nullptr;
     QCPAxisRect* scaleRect_ = nullptr;

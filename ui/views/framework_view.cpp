@@ -4,7 +4,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
-#include <QRegularExpression>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -17,6 +16,7 @@
 #include "ui/analysis/analysis_status.h"
 #include "ui/compute/analysis_data.h"
 #include "ui/compute/framework_service.h"
+#include "ui/plot/legend_placement.h"
 #include "ui/plot/plot_items.h"
 
 namespace qs::ui {
@@ -40,6 +40,21 @@ QString noteFor(const FrameworkInput& in) {
         .arg(in.op_bits != in.bits ? QObject::tr(" (the op's %1 bits are outside 2–16)").arg(in.op_bits) : QString());
 }
 
+// The table's name for a scheme (its label is the legend's): enough to tell the five apart.
+QString shortSchemeName(const QString& label) {
+    static const std::array<std::pair<const char*, const char*>, 6> prefixes{{
+        {"TF ", "TF"},
+        {"PyTorch", "PyTorch"},
+        {"ONNX", "ONNX"},
+        {"TFLite asymmetric", "TFLite asym."},
+        {"TFLite symmetric", "TFLite sym."},
+        {qs::analysis::kScaledR14Label, "SCALED r1.4"},
+    }};
+    for (const auto& [prefix, name] : prefixes)
+        if (label.startsWith(QLatin1String(prefix))) return QObject::tr(name);
+    return label;
+}
+
 // `first` and `second` in a splitter, sharing its space 3 : 2.
 QSplitter* splitThreeToTwo(Qt::Orientation orientation, QWidget* first, QWidget* second) {
     auto* split = new QSplitter(orientation);
@@ -61,8 +76,21 @@ void FrameworkView::setSchemes(std::vector<PreparedScheme> schemes, float min, f
         graphs_ << g;
     }
     while (graphs_.size() > static_cast<qsizetype>(schemes_.size())) plot()->removeGraph(graphs_.takeLast());
-    for (size_t i = 0; i < schemes_.size(); ++i)
-        graphs_[static_cast<qsizetype>(i)]->setName(QString::fromStdString(schemes_[i].label()));
+    QCPAxis* dx = diffRect_->axis(QCPAxis::atBottom);
+    QCPAxis* dy = diffRect_->axis(QCPAxis::atLeft);
+    while (diffGraphs_.size() < static_cast<qsizetype>(schemes_.size())) {
+        QCPGraph* g = plot()->addGraph(dx, dy);
+        g->setObjectName(QStringLiteral("schemeDifference%1").arg(diffGraphs_.size()));
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        g->removeFromLegend();  // coloured as its curve above, whose legend entry names it
+        diffGraphs_ << g;
+    }
+    while (diffGraphs_.size() > static_cast<qsizetype>(schemes_.size())) plot()->removeGraph(diffGraphs_.takeLast());
+    for (size_t i = 0; i < schemes_.size(); ++i) {
+        const QString name = QString::fromStdString(schemes_[i].label());
+        graphs_[static_cast<qsizetype>(i)]->setName(name);
+        diffGraphs_[static_cast<qsizetype>(i)]->setName(tr("%1 − TF").arg(name));
+    }
     const double pad = 0.08 * std::max(1e-6, double(max) - double(min));
     setHomeRange(plot()->xAxis, min - pad, max + pad);
     setHomeRange(plot()->yAxis, min - pad, max + pad);
@@ -96,12 +124,38 @@ void FrameworkView::resample() {
     const QCPRange r = plot()->xAxis->range();
     QVector<double> xs(kCurvePoints);
     for (int i = 0; i < kCurvePoints; ++i) xs[i] = r.lower + (r.upper - r.lower) * i / (kCurvePoints - 1);
+    QVector<QVector<double>> outputs;
     for (size_t s = 0; s < schemes_.size(); ++s) {
         QVector<double> ys(kCurvePoints);
         for (int i = 0; i < kCurvePoints; ++i) ys[i] = schemes_[s](static_cast<float>(xs[i]));
         graphs_[static_cast<qsizetype>(s)]->setData(xs, ys, true);
+        outputs << ys;
     }
+    resampleDifferences(xs, outputs);
     resampling_ = false;
+}
+
+void FrameworkView::resampleDifferences(const QVector<double>& xs, const QVector<QVector<double>>& ys) {
+    const auto tf = std::find_if(schemes_.begin(), schemes_.end(),
+                                 [](const PreparedScheme& s) { return s.scheme().kind == SchemeKind::Tf; });
+    double largest = 0;
+    for (qsizetype s = 0; s < diffGraphs_.size(); ++s) {
+        QVector<double> d;
+        if (tf != schemes_.end() && s != tf - schemes_.begin()) {
+            const QVector<double>& base = ys[tf - schemes_.begin()];
+            d.resize(xs.size());
+            for (qsizetype i = 0; i < xs.size(); ++i) {
+                d[i] = ys[s][i] - base[i];
+                if (std::isfinite(d[i])) largest = std::max(largest, std::fabs(d[i]));
+            }
+        }
+        diffGraphs_[s]->setData(d.isEmpty() ? QVector<double>() : xs, d, true);
+    }
+    // Symmetric around 0 and fitted to the visible window, so a one-step difference is as
+    // visible as a clamp; a window where every scheme agrees with TF shows ±1 around 0.
+    const double half = largest > 0 ? largest * 1.15 : 1.0;
+    diffRect_->axis(QCPAxis::atLeft)->setRange(-half, half);
+    diffRect_->axis(QCPAxis::atLeft)->setLabel(largest > 0 ? tr("output − TF") : tr("output − TF\n(all equal here)"));
 }
 
 data::NumberColumns FrameworkView::csvTable() const {
@@ -132,6 +186,7 @@ void FrameworkView::applySeriesStyle(const PlotPalette& c) {
         QPen pen(colors[i % 7], std::max(1.0, 4.0 - 0.6 * static_cast<double>(i)));
         if (r14) pen.setStyle(Qt::DashLine);
         graphs_[i]->setPen(pen);
+        if (i < diffGraphs_.size()) diffGraphs_[i]->setPen(QPen(pen.color(), 1.6, pen.style()));
     }
 }
 
@@ -141,18 +196,34 @@ FrameworkView::FrameworkView(FrameworkService* service, QWidget* parent)
     : PlotFrame(parent), service_(service ? service : new FrameworkService(this)) {
     setObjectName(QStringLiteral("frameworkView"));
     plot()->setObjectName(QStringLiteral("frameworkPlot"));
-    plot()->xAxis->setLabel(tr("input x (float32)"));
     plot()->yAxis->setLabel(tr("dequantized output"));
     plot()->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
     plot()->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
-    plot()->legend->setVisible(true);
-    plot()->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // The legend above the curves (inside, it lay over them), then the difference panel
+    // below them on the same x.
+    showSmallLegend(2);
+    keepLegendColumnsFitting(plot(), 3);
+    diffRect_ = items::rectBelow(plot(), QStringLiteral("frameworkDifferenceRect"));
+    plot()->plotLayout()->setRowStretchFactor(plot()->plotLayout()->rowCount() - 1, 0.6);
+    auto* margins = new QCPMarginGroup(plot());
+    plot()->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    diffRect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    diffRect_->setRangeDrag(Qt::Horizontal);
+    diffRect_->setRangeZoom(Qt::Horizontal);
+    diffRect_->axis(QCPAxis::atBottom)->setLabel(tr("input x (float32)"));
+    connect(plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), diffRect_->axis(QCPAxis::atBottom),
+            qOverload<const QCPRange&>(&QCPAxis::setRange));
+    connect(diffRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), plot()->xAxis,
+            qOverload<const QCPRange&>(&QCPAxis::setRange));
     connect(service_, &FrameworkService::compared, this,
             [this](FrameworkComparisonPtr result) { showComparison(*result); });
     connect(service_, &FrameworkService::failed, this, &FrameworkView::showError);
 
     r14_ = new QCheckBox(tr("Also show SCALED as documented in r1.4 (not what the kernel does)"));
     r14_->setObjectName(QStringLiteral("frameworkR14"));
+    r14_->setToolTip(r14_->text());
+    r14_->setMinimumWidth(0);  // a narrow view clips the long text (the tooltip has it) rather than the window
+    r14_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     connect(r14_, &QCheckBox::toggled, this, [this] {
         drawCurves();
         dirty_ = true;
@@ -180,15 +251,11 @@ FrameworkView::FrameworkView(FrameworkService* service, QWidget* parent)
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->verticalHeader()->hide();
+    // Short scheme names ("PyTorch", "TFLite asym.") keep a row on one line and every column
+    // in view; the full name is the cell's tooltip and the legend's entry.
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
-    // Scheme labels are long ("PyTorch fake_quantize_per_tensor_affine (int8)"): wrapped
-    // onto as many lines as the row needs rather than cut short with an ellipsis.
-    table_->setWordWrap(true);
-    table_->setTextElideMode(Qt::ElideNone);
-    connect(table_->horizontalHeader(), &QHeaderView::sectionResized, table_,
-            &QTableWidget::resizeRowsToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setWordWrap(false);
 
     examples_ = new QListWidget;
     examples_->setObjectName(QStringLiteral("frameworkExamples"));
@@ -200,7 +267,10 @@ FrameworkView::FrameworkView(FrameworkService* service, QWidget* parent)
 
     auto* layout = static_cast<QVBoxLayout*>(this->layout());  // PlotFrame's: the plot alone
     layout->removeWidget(plot());
-    auto* split = splitThreeToTwo(Qt::Vertical, plot(), splitThreeToTwo(Qt::Horizontal, table_, examples_));
+    // One column: the table and the examples below the curves, each the view's full width
+    // (side by side, at 1280 pixels the table's last columns were cut and the examples wrapped
+    // into a wall of text).
+    auto* split = splitThreeToTwo(Qt::Vertical, plot(), splitThreeToTwo(Qt::Vertical, table_, examples_));
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(note_);
     layout->addWidget(status_);
@@ -257,16 +327,7 @@ void FrameworkView::showComparison(const qs::analysis::FrameworkComparison& resu
     const qs::analysis::SchemeComparison& cmp = result.comparison;
     table_->setRowCount(static_cast<int>(cmp.diffs.size()));
     auto cell = [this](int row, int column, const QString& text, bool number) {
-        // A zero-width space after '_' and '/' and inside camel case lets
-        // "fake_quantize_per_tensor_affine" and "QuantizeAndDequantizeV4" wrap inside the
-        // word instead of being cut at the cell's edge.
-        QString shown = text;
-        if (!number) {
-            static const QRegularExpression camel(QStringLiteral("([a-z]{2,})([A-Z])"));
-            shown.replace(QLatin1Char('_'), QStringLiteral("_\u200B")).replace(QLatin1Char('/'), QStringLiteral("/\u200B"));
-            shown.replace(camel, QStringLiteral("\\1\u200B\\2"));
-        }
-        auto* item = new QTableWidgetItem(shown);
+        auto* item = new QTableWidgetItem(number ? text : shortSchemeName(text));
         if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         else item->setToolTip(text);
         table_->setItem(row, column, item);
@@ -280,7 +341,7 @@ void FrameworkView::showComparison(const qs::analysis::FrameworkComparison& resu
         for (int r = 1; r < qs::analysis::kDiffReasonCount; ++r)
             cell(row, kFirstReasonColumn + r - 1, QString::number(d.by_reason[static_cast<size_t>(r)]), true);
     }
-    table_->resizeRowsToContents();
+    hideEmptyReasonColumns();
     examples_->clear();
     for (const qs::analysis::DiffExample& e : result.examples) {
         auto* item = new QListWidgetItem(QString::fromStdString(e.text), examples_);
@@ -292,6 +353,16 @@ void FrameworkView::showComparison(const qs::analysis::FrameworkComparison& resu
     status_->clear();
     setPreviousGreyed(false);
     emit comparisonShown();
+}
+
+void FrameworkView::hideEmptyReasonColumns() {
+    // A reason no pair differs by is a column of zeros: hidden, so the ones that apply fit.
+    for (int column = kFirstReasonColumn; column < table_->columnCount(); ++column) {
+        bool any = false;
+        for (int row = 0; row < table_->rowCount() && !any; ++row)
+            any = table_->item(row, column) && table_->item(row, column)->text() != QLatin1String("0");
+        table_->setColumnHidden(column, !any);
+    }
 }
 
 void FrameworkView::showError(const QString& message) {

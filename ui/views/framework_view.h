@@ -21,6 +21,7 @@ class QCheckBox;
 class QLabel;
 class QListWidget;
 class QTableWidget;
+class QCPAxisRect;
 class QCPGraph;
 
 namespace qs::ui {
@@ -45,6 +46,11 @@ public:
                   std::shared_ptr<const qs::data::Dataset> data);
 
     QList<QCPGraph*> graphs() const { return graphs_; }
+    // Below the curves: each other scheme's output minus TF's at the same inputs (the
+    // curves lie on top of each other; this panel shows what differs). Empty graphs when
+    // there is no TF scheme.
+    QCPAxisRect* differenceRect() const { return diffRect_; }
+    QList<QCPGraph*> differenceGraphs() const { return diffGraphs_; }
     // input x, then each scheme's output at the plotted samples (labels without commas).
     data::NumberColumns csvTable() const override;
     void zoomTo(double x, double halfWidth);  // x window; y follows the curves
@@ -78,8 +84,13 @@ private:
     void drawCurves();
     FrameworkInput currentInput() const;
 
+    void resampleDifferences(const QVector<double>& xs, const QVector<QVector<double>>& ys);
+    void hideEmptyReasonColumns();
+
     std::vector<qs::analysis::PreparedScheme> schemes_;
     QList<QCPGraph*> graphs_;
+    QCPAxisRect* diffRect_ = nullptr;
+    QList<QCPGraph*> diffGraphs_;  // one per scheme (TF's own stays empty)
     bool resampling_ = false;
     QTableWidget* table_ = nullptr;
     QListWidget* examples_ = nullptr;

@@ -5,6 +5,7 @@
 
 #include <qcustomplot.h>
 
+#include "ui/plot/legend_placement.h"
 #include "ui/plot/plot_items.h"
 #include "ui/views/requested_range.h"
 #include "ui/views/view_text.h"
@@ -154,11 +155,11 @@ void TransferView::buildPlot() {
 
     items_->handles = addRangeHandles(x, y);
 
-    showSmallLegend(0);
-    // Inside the plot, bottom right: a transfer curve runs from bottom left to top right, so
-    // that corner is empty (the range labels sit top and bottom left), and a strip above the
-    // plot would truncate its eight entries at common window widths.
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // Above the plot, in as many columns as its width holds: inside it, the eight entries
+    // covered the curve and its clipping knee on a 1280-pixel screen (any corner of the data
+    // area holds some of the curve, the range lines or their labels once the user zooms).
+    showSmallLegend(2);
+    keepLegendColumnsFitting(p, 4);
 }
 
 void TransferView::applySeriesStyle(const PlotPalette& c) {
