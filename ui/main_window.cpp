@@ -124,6 +124,8 @@ void MainWindow::createDocks() {
     statsScroll->setMinimumWidth(statsPanel_->minimumWidth() + 16);
     statsDock_ = dock(tr("Statistics"), "statisticsDock", statsScroll, Qt::RightDockWidgetArea);
     tabifyDockWidget(params, data);
+    // Their tabs on top, where they are seen, not at the dock's foot under a long form.
+    setTabPosition(Qt::LeftDockWidgetArea, QTabWidget::North);
     params->raise();
     // The model docks (Model, Model report, Stored quantization): below the views, where
     // tables of many columns have the width; shown when a model opens.
@@ -222,10 +224,9 @@ void MainWindow::createMenus() {
     lessons_ = new LessonController(controller_, this);
     menuBar()->addMenu(lessons_->menu());
     placeLessonDock();
+    createLessonStage();
     connect(presentation_, &PresentationMode::stepRequested, lessons_, &LessonController::step);
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About QuantScope"), this, &MainWindow::about);
+    createHelpMenu();
 }
 
 void MainWindow::placeLessonDock() {
@@ -490,6 +491,10 @@ void MainWindow::applySession(const Session& session) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!confirmClose()) {
+        event->ignore();
+        return;
+    }
     QDir().mkpath(QFileInfo(lastSessionPath()).path());
     QString error;
     qs::ui::saveSession(lastSessionPath(), currentSession(), &error);  // best effort, atomic

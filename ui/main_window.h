@@ -7,6 +7,8 @@
 
 #include <QMainWindow>
 #include <QPointer>
+#include <functional>
+#include <utility>
 
 #include "ui/model/explorer_controller.h"
 
@@ -28,6 +30,8 @@ class DataService;
 class ErrorHistogramView;
 class FrameworkView;
 class LessonController;
+class LessonStageDirector;
+class WelcomePage;
 class ExplorerModel;
 class ChannelView;
 class HistogramView;
@@ -109,6 +113,27 @@ public:
     LessonController* lessons() const { return lessons_; }
     FrameworkView* frameworkView() const { return frameworkView_; }
 
+    // The central views by name ("transfer", "bit-sweep", …: lessonViewNames()). showView is
+    // false for a name the window does not have.
+    bool showView(const QString& name);
+    QString currentViewName() const;
+    LessonStageDirector* lessonStage() const { return lessonStage_; }
+
+    // First-start guidance: the welcome page over the views (try a lesson, open a model, open
+    // data). showWelcomeIfFirstStart shows it unless the user has dismissed it before (the
+    // settings remember it); the app calls it when started without a file, a session or a
+    // lesson. Help > Welcome shows it again.
+    bool showWelcomeIfFirstStart();
+    void showWelcome();
+    WelcomePage* welcomePage() const { return welcome_; }
+    // Help > Manual and Help > Keyboard shortcuts (one dialog, two tabs; 0 or 1).
+    void showHelp(int tab);
+
+    // What closing the window with unsaved edits does; by default a message box asks
+    // (Save / Discard / Cancel). Tests replace the question.
+    enum class UnsavedChoice { Save, Discard, Cancel };
+    void setUnsavedChangesPrompt(std::function<UnsavedChoice()> prompt) { unsavedPrompt_ = std::move(prompt); }
+
 signals:
     // After the views show a new result (the GUI benchmark's "replotted" moment).
     void resultShown(quint64 serial);
@@ -125,6 +150,10 @@ private:
     void createMenus();
     void createStatusBar();
     void placeLessonDock();
+    void createLessonStage();
+    void createHelpMenu();
+    QList<std::pair<QString, QWidget*>> namedViews() const;
+    bool confirmClose();  // false: the user cancelled (or the save did not happen)
     void connectController();
     void connectStreamedPasses();
     void applySession(const Session& session);  // the model and the theme from a session
@@ -170,6 +199,9 @@ private:
     EmbeddingModel* workbenchModel_ = nullptr;
     AnalysisTabs* analysis_ = nullptr;
     LessonController* lessons_ = nullptr;
+    LessonStageDirector* lessonStage_ = nullptr;
+    WelcomePage* welcome_ = nullptr;
+    std::function<UnsavedChoice()> unsavedPrompt_;
     FrameworkView* frameworkView_ = nullptr;
     QLabel* statusLabel_ = nullptr;
     QLabel* timingLabel_ = nullptr;

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QKeyEvent>
+#include <QKeySequence>
 #include <QMainWindow>
 
 #include "ui/plot/plot_frame.h"
@@ -50,21 +51,38 @@ void PresentationMode::scaleWidgets(double fontScale, double plotScale, double p
     for (PlotFrame* p : window_->findChildren<PlotFrame*>()) p->setPresentationScale(plotScale, plotFontScale);
 }
 
+namespace {
+// The keys of eventFilter, one list for it and for the help.
+const QList<int> kNextKeys{Qt::Key_Right, Qt::Key_PageDown, Qt::Key_Space};
+const QList<int> kPreviousKeys{Qt::Key_Left, Qt::Key_PageUp};
+
+QString keyNames(const QList<int>& keys) {
+    QStringList names;
+    for (int k : keys) names << QKeySequence(k).toString(QKeySequence::NativeText);
+    return names.join(QStringLiteral(", "));
+}
+}  // namespace
+
+QList<std::pair<QString, QString>> PresentationMode::keys() {
+    return {{keyNames(kNextKeys), tr("Next lesson")},
+            {keyNames(kPreviousKeys), tr("Previous lesson")},
+            {keyNames({Qt::Key_Escape}), tr("Leave presentation mode")}};
+}
+
 bool PresentationMode::eventFilter(QObject* watched, QEvent* event) {
     if (!on_ || event->type() != QEvent::KeyPress) return QObject::eventFilter(watched, event);
     // Only keys aimed at this window (not at a dialog it opened).
     auto* widget = qobject_cast<QWidget*>(watched);
     if (!widget || widget->window() != window_) return QObject::eventFilter(watched, event);
-    switch (static_cast<QKeyEvent*>(event)->key()) {
-    case Qt::Key_Escape: setOn(false); return true;
-    case Qt::Key_Right: case Qt::Key_PageDown: case Qt::Key_Space:
-        emit stepRequested(+1);
+    const int key = static_cast<QKeyEvent*>(event)->key();
+    if (key == Qt::Key_Escape) {
+        setOn(false);
         return true;
-    case Qt::Key_Left: case Qt::Key_PageUp:
-        emit stepRequested(-1);
-        return true;
-    default: return QObject::eventFilter(watched, event);
     }
+    const int delta = kNextKeys.contains(key) ? +1 : kPreviousKeys.contains(key) ? -1 : 0;
+    if (delta == 0) return QObject::eventFilter(watched, event);
+    emit stepRequested(delta);
+    return true;
 }
 
 }  // namespace qs::ui

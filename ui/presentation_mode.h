@@ -6,8 +6,11 @@
 // window's layout. Owned by a main window; holds no state worth saving.
 #pragma once
 
-#include <QObject>
 #include <QByteArray>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <utility>
 
 class QAction;
 class QMainWindow;
@@ -22,8 +25,15 @@ public:
     static constexpr double kPlotFontScale = 1.35; // plot text
 
     explicit PresentationMode(QMainWindow* window);
+    // The keys eventFilter reads while on (they are not actions' shortcuts): the help's
+    // shortcut list shows them. {"Right, PgDown, Space", "Next lesson"}, …
+    static QList<std::pair<QString, QString>> keys();
     QAction* action() const { return action_; }  // checkable, F5
     bool isOn() const { return on_; }
+    // While on: the window's docks as leaving will restore them (a lesson that ends during
+    // the presentation replaces them with the window from before the lesson).
+    QByteArray layoutToRestore() const { return savedLayout_; }
+    void setLayoutToRestore(const QByteArray& state) { savedLayout_ = state; }
 
 public slots:
     void setOn(bool on);

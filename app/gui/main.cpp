@@ -128,6 +128,11 @@ int main(int argc, char* argv[]) {
     if (cl.parser.isSet(cl.tab)) window.tabs()->setCurrentIndex(cl.parser.value(cl.tab).toInt());
     window.show();
     timing.markShown();
+    // Started on nothing in particular (no file, session or lesson): the first time, say
+    // where to begin.
+    if (positional.isEmpty() && !cl.parser.isSet(cl.lesson) && !cl.parser.isSet(cl.screenshot) &&
+        !cl.parser.isSet(cl.workbench) && !cl.parser.isSet(cl.presentation))
+        window.showWelcomeIfFirstStart();
     if (cl.parser.isSet(cl.presentation)) window.presentationMode()->setOn(true);
 
     if (cl.parser.isSet(cl.workbench)) {

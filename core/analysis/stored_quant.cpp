@@ -127,6 +127,7 @@ StoredCodeRule runRule(const RuleDef& def, const StoredQuantComparison& cmp, con
                        const modelfile::StoredQuantization* stored) {
     StoredCodeRule rule;
     rule.label = def.label;
+    if (def.scheme && def.scheme->kind == SchemeKind::Tf) rule.tf = def.scheme->tf;
     if (def.storedTie) {
         std::vector<AffineRecipe> recipes;
         for (size_t c = 0; c < stored->scale.size(); ++c) {
@@ -307,6 +308,26 @@ Result<StoredQuantComparison> compareStoredQuantization(const TensorData& stored
         cmp.summary = "no rule could run on this tensor";
     }
     return cmp;
+}
+
+std::optional<QuantSpec> explorerSpecOf(const StoredQuantComparison& cmp, int rule) {
+    if (rule < 0 || rule >= static_cast<int>(cmp.rules.size())) return std::nullopt;
+    const StoredCodeRule& r = cmp.rules[static_cast<size_t>(rule)];
+    if (!r.tf || !r.error.empty()) return std::nullopt;
+    QuantSpec spec = *r.tf;
+    if (cmp.axis >= 0) {
+        spec.axis = cmp.axis;
+        if (spec.op == QuantOp::QuantizeV2) spec.range_source = RangeSource::FromData;
+        else spec.range_given = false;
+        return spec;
+    }
+    const Ranges whole = channelRanges(cmp.input, SliceLayout::perTensor(static_cast<int64_t>(cmp.input.size())));
+    spec.axis = -1;
+    spec.range_source = RangeSource::Given;
+    if (isQdq(spec.op)) spec.range_given = true;
+    spec.min_range = whole.min[0];
+    spec.max_range = whole.max[0];
+    return spec;
 }
 
 CodePoints channelCodePoints(const StoredQuantComparison& cmp, int64_t channel, size_t maxPoints) {

@@ -19,9 +19,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/analysis/quant_spec.h"
 #include "core/modelfile/model_file.h"
 #include "core/status.h"
 #include "core/tensor.h"
@@ -36,6 +38,7 @@ struct StoredCodeRule {
     int64_t max_code_diff = 0;       // largest |stored - rule| code difference
     int64_t channels_differing = 0;  // channels (slices) with at least one differing code
     int64_t first_differing = -1;    // flat index of the first differing element
+    std::optional<QuantSpec> tf;     // a TF op's rule: its op and attributes (no range yet)
     bool exact() const { return error.empty() && differing == 0; }
 };
 
@@ -78,6 +81,14 @@ Result<StoredQuantComparison> compareStoredQuantization(const modelfile::TensorD
                                                         const modelfile::TensorData* original = nullptr,
                                                         const std::string& originalLabel = {},
                                                         const std::atomic<bool>* cancel = nullptr);
+
+// The explorer's spec that runs rule `rule` as the comparison ran it, so the explorer shows
+// what made the codes: the rule's TF op and attributes, per channel along the stored axis on
+// each channel's own range (QuantizeV2: range_source from_data; QDQ: range_given off, the
+// op's own per-slice min/max), or per tensor on the range of the compared floats (given).
+// nullopt for a rule that is not a TF op (the other frameworks' schemes, the file's own
+// scale), that could not run, or an index out of range.
+std::optional<QuantSpec> explorerSpecOf(const StoredQuantComparison& cmp, int rule);
 
 // The input floats of one channel with their stored codes, dequantized values and the error
 // value − x (in float32, as the values are), at most `maxPoints` of them, evenly spread over

@@ -110,6 +110,8 @@ void ExplorerWindowTest::makeWindow() {
     small.generator = kSmallData;
     model_->reset(model_->spec(), small, ViewState{});
     w_ = std::make_unique<MainWindow>(model_.get());
+    // Closing with unsaved edits would ask in a message box; these tests close to autosave.
+    w_->setUnsavedChangesPrompt([] { return MainWindow::UnsavedChoice::Discard; });
     firstShown_ = std::make_unique<QSignalSpy>(w_.get(), &MainWindow::resultShown);
     w_->show();
     w_->activateWindow();

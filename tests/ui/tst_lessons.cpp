@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include <QDir>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -271,6 +272,70 @@ private slots:
         }
         c.params["ties"] = 1e6 + 1.5;  // truncates and evens to the largest count allowed
         QVERIFY(qs::analysis::runLessonCheck(c, x, {4}, qs::QuantSpec{}).ok());
+    }
+
+    // Every built-in lesson sets the stage its text talks about: a view, exactly its docks,
+    // and the parameters it asks the audience to change; the names are the ones the window
+    // knows.
+    void everyLessonNamesItsStage() {
+        QStringList errors;
+        const QList<Lesson> lessons = loadLessons(kLessonDir, &errors);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+        for (const Lesson& l : lessons) {
+            QVERIFY2(lessonViewNames().contains(l.stage.view), qPrintable(l.id));
+            QVERIFY2(l.stage.docks.has_value(), qPrintable(l.id));
+            QVERIFY2(!l.stage.parameters.isEmpty(), qPrintable(l.id));
+        }
+        const auto byId = [&](const char* id) {
+            for (const Lesson& l : lessons)
+                if (l.id == QLatin1String(id)) return l.stage;
+            return LessonStage{};
+        };
+        // "Drag a range handle": the transfer curve with the range on the strip.
+        QCOMPARE(byId("staircase-step").view, QStringLiteral("transfer"));
+        QCOMPARE(byId("staircase-step").parameters, (QStringList{"min_range", "max_range"}));
+        QCOMPARE(byId("six-db-per-bit").view, QStringLiteral("bit-sweep"));
+        QCOMPARE(byId("tpu-combiner").view, QStringLiteral("error-histogram"));
+        // The real kernel: the Model dock only (not the report and the stored codes), compact;
+        // the lesson's check shows both SQNRs, so the statistics give the text their room.
+        QCOMPARE(*byId("per-channel-real-weights").docks, (QStringList{"parameters", "model"}));
+        QCOMPARE(byId("per-channel-real-weights").layout, QStringLiteral("compact"));
+        QVERIFY(!byId("stored-int8-table").docks->contains(QStringLiteral("model")));
+    }
+
+    void stageErrors() {
+        // A lesson without a stage (every file before it existed) loads and changes nothing.
+        QString e;
+        auto plain = lessonFromJson(minimalLesson(), QString(), &e);
+        QVERIFY2(plain, qPrintable(e));
+        QCOMPARE(plain->stage, LessonStage{});
+        QVERIFY(!plain->stage.docks.has_value());
+        QJsonObject o = minimalLesson();
+        o["stage"] = QJsonObject{{"view", "bit-sweep"}, {"docks", QJsonArray{}}, {"layout", "compact"},
+                                 {"parameters", QJsonArray{"num_bits", "op", "min_range"}}};
+        auto staged = lessonFromJson(o, QString(), &e);
+        QVERIFY2(staged, qPrintable(e));
+        QCOMPARE(staged->stage.view, QStringLiteral("bit-sweep"));
+        QCOMPARE(*staged->stage.docks, QStringList{});  // no dock but the lesson's
+        QCOMPARE(staged->stage.parameters, (QStringList{"num_bits", "op", "min_range"}));
+        auto stageError = [](const QJsonValue& stage) {
+            QJsonObject l = minimalLesson();
+            l["stage"] = stage;
+            return errorOf(l);
+        };
+        QCOMPARE(stageError(3), QStringLiteral("stage: must be an object"));
+        QVERIFY(stageError(QJsonObject{{"view", "bits"}}).startsWith("stage.view: 'bits' is not one of transfer, histogram,"));
+        QCOMPARE(stageError(QJsonObject{{"view", 1}}), QStringLiteral("stage.view: must be a string"));
+        QCOMPARE(stageError(QJsonObject{{"docks", "model"}}), QStringLiteral("stage.docks: must be a list of names"));
+        QVERIFY(stageError(QJsonObject{{"docks", QJsonArray{"model", "lesson"}}})
+                    .startsWith("stage.docks[1]: 'lesson' is not one of parameters, data,"));
+        QCOMPARE(stageError(QJsonObject{{"docks", QJsonArray{"model", "model"}}}),
+                 QStringLiteral("stage.docks: 'model' is named twice"));
+        QCOMPARE(stageError(QJsonObject{{"layout", "wide"}}),
+                 QStringLiteral("stage.layout: 'wide' is not one of standard, compact"));
+        QVERIFY(stageError(QJsonObject{{"parameters", QJsonArray{"bits"}}}).startsWith("stage.parameters[0]: 'bits' is not one of op, T,"));
+        QCOMPARE(stageError(QJsonObject{{"dock", QJsonArray{}}}),
+                 QStringLiteral("stage.dock: unknown key (stage takes view, docks, layout, parameters)"));
     }
 
     void readerErrors() {

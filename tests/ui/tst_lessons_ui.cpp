@@ -16,6 +16,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -27,6 +28,10 @@
 #include "ui/lessons/lesson_controller.h"
 #include "ui/lessons/lesson_library.h"
 #include "ui/lessons/lesson_panel.h"
+#include "ui/lessons/lesson_stage_director.h"
+#include "ui/modelfile/model_docks.h"
+#include "ui/modelfile/model_file_controller.h"
+#include "ui/panels/parameter_panel.h"
 #include "ui/main_window.h"
 #include "ui/model/explorer_model.h"
 #include "ui/presentation_mode.h"
@@ -69,6 +74,8 @@ private slots:
     void breakingTheTheoryTurnsTheCheckRed();
     void narrowRangeOffBreaksTheStoredCodes();
     void nextPreviousAndPresentationStep();
+    void lessonsSetTheirStageAndRestoreIt();
+    void presentationShowsTheLessonsViewAndParameters();
     void frameworksTableMatchesCompareSchemes();
 
 private:
@@ -293,6 +300,116 @@ void TstLessonsUi::nextPreviousAndPresentationStep() {
     QCOMPARE(lessons()->currentIndex(), n - 1);
     waitForVerdict();
     if (QTest::currentTestFailed()) return;
+}
+
+namespace {
+int indexOf(const QList<Lesson>& lessons, const QString& id) {
+    for (int i = 0; i < lessons.size(); ++i)
+        if (lessons[i].id == id) return i;
+    return -1;
+}
+}  // namespace
+
+// Opening a lesson shows the view its text talks about and exactly its docks; the next lesson
+// starts from the user's window again (the previous lesson's model docks do not stay); ending
+// the lesson puts back the view and the docks the user had.
+void TstLessonsUi::lessonsSetTheirStageAndRestoreIt() {
+    QDockWidget* parameters = w_->findChild<QDockWidget*>(QStringLiteral("parametersDock"));
+    QDockWidget* data = w_->findChild<QDockWidget*>(QStringLiteral("dataDock"));
+    QDockWidget* stats = w_->findChild<QDockWidget*>(QStringLiteral("statisticsDock"));
+    ModelDocks* models = w_->modelDocks();
+    QVERIFY(parameters && data && stats);
+    // Every view name a lesson may use is one the window shows.
+    for (const QString& name : lessonViewNames()) {
+        QVERIFY2(w_->showView(name), qPrintable(name));
+        QCOMPARE(w_->currentViewName(), name);
+    }
+    QVERIFY(w_->showView(QStringLiteral("bit-sweep")));
+    data->raise();  // the user looks at the Data tab
+    const QList<Lesson>& all = lessons()->lessons();
+
+    // Lesson 1, "drag a range handle": the transfer curve, not the Bit sweep.
+    QVERIFY(lessons()->openLesson(QStringLiteral("staircase-step")));
+    QCOMPARE(w_->currentViewName(), QStringLiteral("transfer"));
+    QVERIFY(!parameters->isHidden() && !stats->isHidden() && !lessons()->dock()->isHidden());
+    QVERIFY(data->isHidden());
+
+    // The real kernel opens its model: of the three model docks only the Model dock stays.
+    QSignalSpy opened(w_->modelFiles(), &ModelFileController::opened);
+    QVERIFY(lessons()->openLesson(QStringLiteral("per-channel-real-weights")));
+    QCOMPARE(w_->currentViewName(), QStringLiteral("per-channel"));
+    QVERIFY(opened.count() > 0 || opened.wait(30000));
+    QVERIFY(!models->modelDockWidget()->isHidden());
+    QVERIFY(models->reportDockWidget()->isHidden());
+    QVERIFY(models->storedDockWidget()->isHidden());
+    // Compact: the bottom dock leaves the view at least two thirds of the height.
+    QTRY_VERIFY(models->modelDockWidget()->height() <= w_->height() / 3 + 20);
+
+    // The next lesson does not inherit the model docks.
+    QTest::mouseClick(lessons()->panel()->nextButton(), Qt::LeftButton);
+    QCOMPARE(lessons()->currentIndex(), indexOf(all, QStringLiteral("stored-int8-table")));
+    QCOMPARE(w_->currentViewName(), QStringLiteral("error-histogram"));
+    QTRY_VERIFY_WITH_TIMEOUT(!w_->modelFiles()->opening(), 30000);
+    QTest::qWait(50);
+    for (QDockWidget* d : {models->modelDockWidget(), models->reportDockWidget(), models->storedDockWidget()})
+        QVERIFY2(d->isHidden(), qPrintable(d->objectName()));
+
+    // Ending the lesson: the user's view and docks again.
+    auto* end = w_->findChild<QAction*>(QStringLiteral("endLessonAction"));
+    QVERIFY(end && end->isEnabled());
+    end->trigger();
+    QCOMPARE(lessons()->currentIndex(), -1);
+    QVERIFY(!end->isEnabled());
+    QCOMPARE(w_->currentViewName(), QStringLiteral("bit-sweep"));
+    QVERIFY(lessons()->dock()->isHidden());
+    QVERIFY(!data->isHidden() && !parameters->isHidden() && !stats->isHidden());
+    QVERIFY(models->modelDockWidget()->isHidden());
+    waitForVerdict();
+}
+
+// Presentation mode: stepping with the arrow keys shows each lesson's view (no empty plot
+// left from the previous lesson's axes), and the lesson dock shows the parameters the text
+// asks to change, since the Parameters dock is hidden.
+void TstLessonsUi::presentationShowsTheLessonsViewAndParameters() {
+    const QList<Lesson>& all = lessons()->lessons();
+    QVERIFY(lessons()->openLesson(QStringLiteral("per-channel")));
+    QCOMPARE(w_->currentViewName(), QStringLiteral("per-channel"));
+    ParameterPanel* strip = lessons()->parameterStrip();
+    QVERIFY(!strip->isVisible());  // the Parameters dock is there
+    w_->presentationMode()->setOn(true);
+    QVERIFY(strip->isVisible());
+    QVERIFY(strip->findChild<QWidget*>(QStringLiteral("axisSpin"))->isVisible());
+    QVERIFY(!strip->findChild<QWidget*>(QStringLiteral("opCombo"))->isVisible());
+    QVERIFY(!w_->findChild<QDockWidget*>(QStringLiteral("parametersDock"))->isVisible());
+
+    QTest::keyClick(w_.get(), Qt::Key_Right);  // TPU simulated quantization: no axis
+    QCOMPARE(lessons()->currentIndex(), indexOf(all, QStringLiteral("tpu-combiner")));
+    QCOMPARE(w_->currentViewName(), QStringLiteral("error-histogram"));
+    auto* buckets = strip->findChild<QSpinBox*>(QStringLiteral("numBucketsSpin"));
+    QVERIFY(buckets && buckets->isVisible());
+    QVERIFY(!strip->findChild<QWidget*>(QStringLiteral("axisSpin"))->isVisible());
+    QVERIFY(!strip->findChild<QWidget*>(QStringLiteral("minRangeSpin"))->isVisible());
+    // The strip edits the explorer like the form: one undo step.
+    buckets->setValue(16);
+    QCOMPARE(model_->spec().num_buckets, qint64{16});
+    QVERIFY(model_->undoStack()->canUndo());
+    model_->undoStack()->undo();
+    QCOMPARE(buckets->value(), 256);
+
+    QTest::keyClick(w_.get(), Qt::Key_Right);  // a model's tensor: its docks stay hidden here
+    QSignalSpy opened(w_->modelFiles(), &ModelFileController::opened);
+    QCOMPARE(w_->currentViewName(), QStringLiteral("per-channel"));
+    QVERIFY(opened.count() > 0 || opened.wait(30000));
+    QVERIFY(w_->modelDocks()->modelDockWidget()->isHidden());
+    QVERIFY(lessons()->dock()->isVisible());
+
+    // Leaving presentation mode: the lesson's own stage (its Model dock), no strip.
+    w_->presentationMode()->setOn(false);
+    QVERIFY(!strip->isVisible());
+    QVERIFY(!w_->modelDocks()->modelDockWidget()->isHidden());
+    QVERIFY(w_->findChild<QDockWidget*>(QStringLiteral("parametersDock"))->isVisible());
+    QCOMPARE(w_->currentViewName(), QStringLiteral("per-channel"));
+    waitForVerdict();
 }
 
 void TstLessonsUi::frameworksTableMatchesCompareSchemes() {

@@ -14,7 +14,15 @@
 
 #include <qcustomplot.h>
 
+#include <QPushButton>
+#include <QTemporaryDir>
+
 #include "core/modelfile/model_file.h"
+#include "tests/ui/isolated_user_files.h"
+#include "ui/main_window.h"
+#include "ui/model/explorer_model.h"
+#include "ui/modelfile/model_docks.h"
+#include "ui/modelfile/model_file_controller.h"
 #include "ui/modelfile/stored_quant_view.h"
 
 namespace {
@@ -72,6 +80,94 @@ class TstStoredQuantView : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() {
+        QVERIFY(settingsDir_.isValid());
+        isolateUserFiles(settingsDir_.path());
+    }
+
+    // "Apply to explorer" in the window: the exact rule the dock found for the int8 table
+    // (SCALED with narrow_range) becomes the explorer's spec on the float original, as one
+    // undo step; a rule the explorer cannot run (another framework's) cannot be applied.
+    void applyTheExactRuleToTheExplorer() {
+        const QString int8 = QStringLiteral(QS_TEST_DATA_DIR "/models/safetensors/test-model-int8.safetensors");
+        const QString float32 = QStringLiteral(QS_TEST_DATA_DIR "/models/safetensors/test-model-float32.safetensors");
+        qs::ui::ExplorerModel model;
+        model.reset(model.spec(), qs::ui::DataSource{QStringLiteral("normal:n=1000,seed=1"), {}, {}}, {});
+        qs::ui::MainWindow w(&model);
+        w.setUnsavedChangesPrompt([] { return qs::ui::MainWindow::UnsavedChoice::Discard; });
+        w.show();
+        QSignalSpy opened(w.modelFiles(), &qs::ui::ModelFileController::opened);
+        w.openModel(int8);
+        QVERIFY(opened.wait(20000));
+        QVERIFY(w.modelFiles()->selectTensor(QStringLiteral("embeddings")));
+        qs::ui::StoredQuantView* view = w.modelDocks()->storedView();
+        QSignalSpy shown(view, &qs::ui::StoredQuantView::comparisonShown);
+        QVERIFY(w.modelDocks()->setOriginal(float32));
+        QTRY_VERIFY_WITH_TIMEOUT(view->comparison() && !view->busy(), 20000);
+        // Kept: once the explorer explores the float original, the dock follows it.
+        const qs::ui::StoredQuantPtr comparison = view->comparison();
+        const auto& c = *comparison;
+        QCOMPARE(QString::fromStdString(c.rules[static_cast<size_t>(c.exact_rule)].label),
+                 QStringLiteral("TF QuantizeV2 SCALED qint8, narrow_range"));
+        QCOMPARE(view->selectedRule(), c.exact_rule);
+        QVERIFY(view->applyButton()->isEnabled());
+
+        const qs::QuantSpec before = model.spec();
+        const qs::ui::DataSource dataBefore = model.dataSource();
+        const int steps = model.undoStack()->count();
+        QTest::mouseClick(view->applyButton(), Qt::LeftButton);
+        const qs::QuantSpec& s = model.spec();
+        QCOMPARE(s.op, qs::QuantOp::QuantizeV2);
+        QCOMPARE(s.mode, qs::QuantizeMode::Scaled);
+        QCOMPARE(s.T, qs::QType::QInt8);
+        QVERIFY(s.narrow_range);
+        QCOMPARE(s.axis, int64_t{-1});
+        QCOMPARE(s.range_source, qs::RangeSource::Given);
+        // The table's own range (lesson 13 gives the same numbers).
+        QCOMPARE(s.min_range, -52.459381103515625f);
+        QCOMPARE(s.max_range, 41.70131301879883f);
+        QCOMPARE(QFileInfo(model.dataSource().path).fileName(), QStringLiteral("test-model-float32.safetensors"));
+        QCOMPARE(model.dataSource().tensor, QStringLiteral("embeddings"));
+        QCOMPARE(model.undoStack()->count(), steps + 1);
+        model.undoStack()->undo();
+        QVERIFY(model.spec() == before);
+        QCOMPARE(model.dataSource(), dataBefore);
+        model.undoStack()->redo();
+        QCOMPARE(model.spec().min_range, -52.459381103515625f);
+
+        // Another framework's scheme (PyTorch's) is not a TF op: nothing to apply.
+        model.undoStack()->undo();  // the int8 file's codes in the dock again
+        QTRY_VERIFY2_WITH_TIMEOUT(view->comparison() && !view->busy(), qPrintable(view->summaryLabel()->text() + " | " + model.dataSource().path + " | " + w.modelFiles()->path()), 5000);
+        int pytorch = -1;
+        for (int r = 0; r < static_cast<int>(c.rules.size()); ++r)
+            if (QString::fromStdString(c.rules[static_cast<size_t>(r)].label).startsWith(QLatin1String("PyTorch"))) pytorch = r;
+        QVERIFY(pytorch >= 0);
+        view->rulesTable()->selectRow(pytorch);
+        QVERIFY(!view->applyButton()->isEnabled());
+        QString error;
+        QVERIFY(!w.modelFiles()->applyStoredRule(c, pytorch, float32, &error));
+        QVERIFY2(error.contains(QLatin1String("TensorFlow's ops only")), qPrintable(error));
+    }
+
+    // Per channel: the rule runs on each channel's own range along the stored axis.
+    void explorerSpecPerChannel() {
+        auto opened = qs::modelfile::openModel(QS_TEST_DATA_DIR "/models/tflite/person_detect.tflite");
+        QVERIFY(opened.ok());
+        const auto& model = *opened;
+        qs::ui::StoredQuantView view;
+        QSignalSpy shown(&view, &qs::ui::StoredQuantView::comparisonShown);
+        view.setTensor(model, static_cast<int>(model->find("MobilenetV1/Conv2d_0/weights/read")));
+        QVERIFY(waitShown(shown));
+        const auto spec = qs::analysis::explorerSpecOf(*view.comparison(), view.comparison()->exact_rule);
+        QVERIFY(spec.has_value());
+        QCOMPARE(spec->axis, int64_t{3});
+        QCOMPARE(spec->range_source, qs::RangeSource::FromData);
+        QVERIFY(spec->narrow_range);
+        QCOMPARE(spec->mode, qs::QuantizeMode::Scaled);
+        QVERIFY(!qs::analysis::explorerSpecOf(*view.comparison(), -1));
+        QVERIFY(!qs::analysis::explorerSpecOf(*view.comparison(), 1000));
+    }
+
     void showsTheRulesAndTheExactOne() {
         qs::ui::StoredQuantView view;
         view.resize(900, 700);
@@ -236,6 +332,9 @@ private slots:
             QVERIFY(view.grab().save(shot));
         }
     }
+
+private:
+    QTemporaryDir settingsDir_;
 };
 
 QTEST_MAIN(TstStoredQuantView)

@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QDockWidget>
+#include <QEvent>
 #include <QMenu>
 
 #include "ui/compute/data_service.h"
@@ -11,6 +12,7 @@
 #include "ui/lessons/lesson_panel.h"
 #include "ui/model/explorer_controller.h"
 #include "ui/model/explorer_model.h"
+#include "ui/panels/parameter_panel.h"
 
 namespace qs::ui {
 
@@ -24,16 +26,22 @@ LessonController::LessonController(ExplorerController* explorer, QWidget* owner)
     });
 
     panel_ = new LessonPanel;
+    strip_ = new ParameterPanel(model_);
+    strip_->setObjectName(QStringLiteral("lessonParameterStrip"));
+    connect(strip_, &ParameterPanel::rangeFromDataRequested, explorer_, &ExplorerController::rangeFromData);
+    panel_->setParameterStrip(strip_);
     dock_ = new QDockWidget(tr("Lesson"), owner);
     dock_->setObjectName(QStringLiteral("lessonDock"));
     dock_->setProperty("qsShowInPresentation", true);
     dock_->setWidget(panel_);
     dock_->setMinimumWidth(360);
     dock_->hide();
+    dock_->installEventFilter(this);  // its close button ends the lesson
 
     menu_ = new QMenu(tr("&Lessons"), owner);
     menu_->setObjectName(QStringLiteral("lessonsMenu"));
     auto* group = new QActionGroup(this);
+    group->setExclusionPolicy(QActionGroup::ExclusionPolicy::ExclusiveOptional);  // End lesson unchecks
     for (int i = 0; i < lessons_.size(); ++i) {
         QAction* a = menu_->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(lessons_[i].title),
                                       this, [this, i] { openLesson(i); });
@@ -54,6 +62,10 @@ LessonController::LessonController(ExplorerController* explorer, QWidget* owner)
     menu_->addSeparator();
     menu_->addAction(tr("&Next lesson"), this, [this] { step(+1); });
     menu_->addAction(tr("&Previous lesson"), this, [this] { step(-1); });
+    endAction_ = menu_->addAction(tr("&End lesson"), this, &LessonController::closeLesson);
+    endAction_->setObjectName(QStringLiteral("endLessonAction"));
+    endAction_->setToolTip(tr("Close the lesson and put the window back as it was before it"));
+    endAction_->setEnabled(false);
     menu_->addAction(dock_->toggleViewAction());
 
     connect(panel_, &LessonPanel::stepRequested, this, &LessonController::step);
@@ -69,6 +81,8 @@ bool LessonController::openLesson(int index) {
     actions_[index]->setChecked(true);
     job_->discard();  // a verdict on the previous lesson must not reach this one
     panel_->showLesson(l, index, static_cast<int>(lessons_.size()));
+    endAction_->setEnabled(true);
+    updateStrip();
     ViewState view = model_->viewState();
     view.channel = 0;
     model_->reset(l.spec, l.data, view);
@@ -97,6 +111,34 @@ void LessonController::step(int delta) {
     }
     const int next = current_ + delta;
     if (next >= 0 && next < lessons_.size()) openLesson(next);
+}
+
+void LessonController::closeLesson() {
+    if (current_ < 0) return;
+    job_->discard();
+    actions_[current_]->setChecked(false);
+    current_ = -1;
+    endAction_->setEnabled(false);
+    panel_->showNoLesson();
+    updateStrip();
+    dock_->hide();
+    emit lessonClosed();
+}
+
+void LessonController::setPresenting(bool on) {
+    presenting_ = on;
+    updateStrip();
+}
+
+void LessonController::updateStrip() {
+    const QStringList names = current_ >= 0 ? lessons_[current_].stage.parameters : QStringList();
+    strip_->showOnly(names);
+    panel_->setParameterStripVisible(presenting_ && !names.isEmpty());
+}
+
+bool LessonController::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == dock_ && event->type() == QEvent::Close) closeLesson();
+    return QObject::eventFilter(watched, event);
 }
 
 void LessonController::runCheck() {

@@ -130,6 +130,9 @@ std::optional<Lesson> lessonFromJson(const QJsonObject& json, const QString& dir
     auto check = checkFromJson(json.value("check").toObject(), dir, error);
     if (!check) return std::nullopt;
     l.check = *check;
+    auto stage = lessonStageFromJson(json.value("stage"), error);
+    if (!stage) return std::nullopt;
+    l.stage = *stage;
     return l;
 }
 

@@ -9,7 +9,9 @@
 //    "check": {"kind": "tie_bias", "tolerance": 0.01, "relative": false,
 //              "comparison": "near" | "at_least" | "at_most", …numeric parameters of the kind…,
 //              "stored_model": "../models/m-int8.safetensors", "stored_tensor": "NAME"
-//              (stored_codes_match only: the file must exist; the check reads the tensor)}}
+//              (stored_codes_match only: the file must exist; the check reads the tensor)},
+//    "stage": {"view": "transfer", "docks": […], "layout": "compact", "parameters": […]}
+//             (optional: what the window shows while the lesson is open, lesson_stage.h)}
 // A relative data or model file is relative to the lesson file.
 #pragma once
 
@@ -19,6 +21,7 @@
 #include <optional>
 
 #include "core/analysis/lesson_check.h"
+#include "ui/lessons/lesson_stage.h"
 #include "ui/model/explorer_model.h"
 
 namespace qs::ui {
@@ -29,6 +32,7 @@ struct Lesson {
     qs::QuantSpec spec;
     DataSource data;
     qs::analysis::LessonCheck check;
+    LessonStage stage;
     QString path;  // the file it came from
 };
 

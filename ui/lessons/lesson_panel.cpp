@@ -1,6 +1,7 @@
 #include "ui/lessons/lesson_panel.h"
 
 #include <QEvent>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -25,6 +26,7 @@ struct LessonPanel::Items {
     QLabel *title, *check, *position;
     QTextBrowser* explanation;
     QPushButton *previous, *next;
+    QGroupBox* strip;
 };
 
 LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent), items_(std::make_unique<Items>()) {
@@ -60,9 +62,23 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent), items_(std::make_un
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(items_->title);
     layout->addWidget(items_->explanation, 1);
+    items_->strip = new QGroupBox(tr("Try these"));
+    items_->strip->setObjectName(QStringLiteral("lessonParameters"));
+    new QVBoxLayout(items_->strip);
+    items_->strip->hide();
+    layout->addWidget(items_->strip);
     layout->addWidget(items_->check);
     layout->addLayout(nav);
     updateFonts();
+    showNoLesson();
+}
+
+void LessonPanel::showNoLesson() {
+    items_->title->setText(tr("No lesson"));
+    items_->explanation->clear();
+    items_->position->clear();
+    items_->previous->setEnabled(false);
+    items_->next->setEnabled(true);  // starts the first lesson
     setState(CheckState::None, tr("No lesson"), tr("Choose one from the Lessons menu."));
 }
 
@@ -79,6 +95,13 @@ void LessonPanel::showLesson(const Lesson& lesson, int index, int count) {
     items_->next->setEnabled(index + 1 < count);
     showCheckRunning();
 }
+
+void LessonPanel::setParameterStrip(QWidget* strip) {
+    items_->strip->layout()->setContentsMargins(4, 4, 4, 4);
+    items_->strip->layout()->addWidget(strip);
+}
+
+void LessonPanel::setParameterStripVisible(bool visible) { items_->strip->setVisible(visible); }
 
 void LessonPanel::showCheckRunning() {
     setState(CheckState::Running, tr("Checking…"), tr("measuring on the current data"));

@@ -27,9 +27,15 @@ public:
     ~LessonPanel() override;
 
     void showLesson(const Lesson& lesson, int index, int count);
+    void showNoLesson();  // the lesson ended
     void showCheckRunning();
     void showCheckResult(const qs::analysis::LessonCheckResult& result);
     void showCheckError(const QString& message);
+
+    // The parameters the lesson asks to change (a form the controller owns), shown under
+    // the explanation when visible (presentation mode).
+    void setParameterStrip(QWidget* strip);
+    void setParameterStripVisible(bool visible);
 
     CheckState checkState() const { return state_; }
     QString checkText() const;

@@ -73,6 +73,11 @@ ModelDocks::ModelDocks(QMainWindow* window, ModelFileController* controller, Exp
         controller_->selectTensorWithSpec(name, spec);
     });
     connect(originalButton_, &QPushButton::clicked, this, &ModelDocks::chooseOriginal);
+    connect(stored_, &StoredQuantView::applyRequested, this, [this](int rule) {
+        QString error;
+        if (stored_->comparison() && !controller_->applyStoredRule(*stored_->comparison(), rule, originalPath_, &error))
+            emit controller_->notice(error);
+    });
 }
 
 void ModelDocks::modelOpened() {
@@ -117,6 +122,7 @@ bool ModelDocks::setOriginal(const QString& path, QString* error) {
         }
         original_ = *model;
     }
+    originalPath_ = original_ ? path : QString();
     originalLabel_->setText(original_ ? tr("Compared with the floats of %1")
                                             .arg(QFileInfo(path).fileName())
                                       : tr("Compared with the file's own scales (no float original)."));

@@ -59,6 +59,7 @@ private:
     QDockWidget* reportDockWidget_;
     QDockWidget* storedDockWidget_;
     qs::modelfile::ModelPtr original_;
+    QString originalPath_;
 };
 
 }  // namespace qs::ui

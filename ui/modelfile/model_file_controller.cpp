@@ -113,11 +113,44 @@ bool ModelFileController::select(const QString& name, const qs::QuantSpec* given
     return true;
 }
 
+bool ModelFileController::applyStoredRule(const qs::analysis::StoredQuantComparison& cmp, int rule,
+                                          const QString& originalPath, QString* error) {
+    auto fail = [error](const QString& m) {
+        if (error) *error = m;
+        return false;
+    };
+    if (!model_ || model_->find(cmp.tensor) < 0)
+        return fail(tr("the open model has no tensor '%1'").arg(QString::fromStdString(cmp.tensor)));
+    const auto spec = qs::analysis::explorerSpecOf(cmp, rule);
+    if (!spec) {
+        const QString label = rule >= 0 && rule < static_cast<int>(cmp.rules.size())
+                                  ? QString::fromStdString(cmp.rules[static_cast<size_t>(rule)].label)
+                                  : tr("rule %1").arg(rule);
+        return fail(tr("%1: the explorer runs TensorFlow's ops only; this rule is not one it can apply").arg(label));
+    }
+    ExplorerModel* model = explorer_->model();
+    DataSource source = model->dataSource();
+    source.path = originalPath.isEmpty() ? path_ : absolute(originalPath);
+    source.tensor = QString::fromStdString(cmp.tensor);
+    const QString label = QString::fromStdString(cmp.rules[static_cast<size_t>(rule)].label);
+    model->setDataSourceAndSpec(source, *spec, tr("Apply %1").arg(label));
+    emit notice(tr("The explorer runs %1 on %2").arg(label, originalPath.isEmpty() ? tr("the stored tensor")
+                                                                                   : tr("the float original")));
+    return true;
+}
+
 void ModelFileController::followDataSource() {
     const DataSource& source = explorer_->model()->dataSource();
     if (source.isModelTensor()) {
         const QString wanted = absolute(source.path);
-        if (wanted != path_ && wanted != pendingPath_) open(wanted);  // opened() reports the selection
+        if (wanted != path_ && wanted != pendingPath_) {
+            open(wanted);  // opened() reports the selection
+        } else if (wanted == path_ && !pendingPath_.isEmpty()) {
+            // Back to the open model before another one finished opening (undo right after
+            // a change of file): that open would replace the model the data comes from.
+            runner_.discard();
+            pendingPath_.clear();
+        }
     }
     emit selectionChanged(selectedTensor());
 }

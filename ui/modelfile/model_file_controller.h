@@ -15,6 +15,7 @@
 #include <QString>
 
 #include "core/analysis/quant_spec.h"
+#include "core/analysis/stored_quant.h"
 #include "core/modelfile/model_file.h"
 #include "ui/compute/job_runner.h"
 
@@ -47,6 +48,15 @@ public:
     QString selectedTensor() const;
     // The axis selectTensor presets for `info` (-1: per tensor), by the open model's format.
     int presetAxis(const qs::modelfile::TensorInfo& info) const;
+
+    // Stored quantization's "Apply to explorer": the explorer runs rule `rule` of `cmp` (a
+    // comparison of a tensor of the open model) on the floats the rule quantized, as one undo
+    // step: the spec analysis::explorerSpecOf gives, and as data the float original's tensor
+    // of the same name (`originalPath`, when the comparison had one) or the stored tensor
+    // itself. False with `error` for a rule the explorer cannot run (another framework's
+    // scheme, the file's own scale, a rule that failed) or no such tensor.
+    bool applyStoredRule(const qs::analysis::StoredQuantComparison& cmp, int rule, const QString& originalPath,
+                         QString* error = nullptr);
 
     // Writes tensor `name` as float32 .npy to `npyPath` off the UI thread (the workbench
     // reads tables from files); tensorExported() or exportFailed() follows.

@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
@@ -73,10 +74,20 @@ StoredQuantView::StoredQuantView(QWidget* parent)
     table_->horizontalHeader()->setSectionResizeMode(kRule, QHeaderView::Stretch);
     table_->setWordWrap(true);
 
+    apply_ = new QPushButton(tr("Apply to explorer"));
+    apply_->setObjectName(QStringLiteral("storedQuantApply"));
+    apply_->setToolTip(tr("Set the explorer to the selected rule (a TF op) on the floats it quantized: "
+                          "the same codes, in every view (one undo step)."));
+    connect(apply_, &QPushButton::clicked, this, [this] {
+        if (selectedRule() >= 0) emit applyRequested(selectedRule());
+    });
+    connect(table_, &QTableWidget::itemSelectionChanged, this, &StoredQuantView::updateApply);
+
     auto* channelRow = new QHBoxLayout;
     channelRow->addWidget(new QLabel(tr("Channel:")));
     channelRow->addWidget(channelBox_);
     channelRow->addStretch(1);
+    channelRow->addWidget(apply_);
     // The plot, and beside or under it the texts, the channel and the rules table.
     auto* side = new QWidget;
     auto* sideLayout = new QVBoxLayout(side);
@@ -161,7 +172,17 @@ void StoredQuantView::clear(const QString& reason) {
     codes_->data()->clear();
     error_->data()->clear();
     setStale(false);
+    updateApply();
     plot()->replot();
+}
+
+int StoredQuantView::selectedRule() const {
+    const QList<QTableWidgetSelectionRange> ranges = table_->selectedRanges();
+    return comparison_ && !ranges.isEmpty() ? ranges.first().topRow() : -1;
+}
+
+void StoredQuantView::updateApply() {
+    apply_->setEnabled(comparison_ && qs::analysis::explorerSpecOf(*comparison_, selectedRule()).has_value());
 }
 
 bool StoredQuantView::busy() const { return runner_->busy(); }
@@ -184,6 +205,7 @@ void StoredQuantView::showComparison(StoredQuantPtr result) {
         channelBox_->setValue(0);
     }
     fillTable();
+    updateApply();
     drawChannel();
     emit comparisonShown();
 }
@@ -196,6 +218,7 @@ void StoredQuantView::showError(const QString& message) {
     points_ = {};
     codes_->data()->clear();
     error_->data()->clear();
+    updateApply();
     plot()->replot();
     emit failed(message);
 }

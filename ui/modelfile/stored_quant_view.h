@@ -20,6 +20,7 @@
 #include "ui/plot/plot_frame.h"
 
 class QLabel;
+class QPushButton;
 class QSpinBox;
 class QSplitter;
 class QTableWidget;
@@ -51,6 +52,10 @@ public:
     QLabel* summaryLabel() const { return summary_; }
     QLabel* sourceLabel() const { return source_; }
     QSpinBox* channelBox() const { return channelBox_; }
+    // "Apply to explorer": enabled when the selected rule is a TF op the explorer runs
+    // (analysis::explorerSpecOf); the exact rule is selected when a comparison is shown.
+    QPushButton* applyButton() const { return apply_; }
+    int selectedRule() const;  // -1: none
     QCPGraph* codesGraph() const { return codes_; }
     QCPGraph* errorGraph() const { return error_; }
     // The plot and the rules table: side by side in a wide, low dock, one above the other
@@ -63,6 +68,8 @@ public:
 signals:
     void comparisonShown();
     void failed(const QString& message);
+    // The user asked the explorer to run rule `rule` of comparison() (the owner applies it).
+    void applyRequested(int rule);
 
 protected:
     void applySeriesStyle(const PlotPalette& palette) override;
@@ -73,6 +80,7 @@ private:
     void showError(const QString& message);
     void drawChannel();
     void fillTable();
+    void updateApply();
 
     JobRunner* runner_ = nullptr;
     StoredQuantPtr comparison_;
@@ -84,6 +92,7 @@ private:
     QLabel* source_ = nullptr;
     QSpinBox* channelBox_ = nullptr;
     QSplitter* split_ = nullptr;
+    QPushButton* apply_ = nullptr;
 };
 
 }  // namespace qs::ui

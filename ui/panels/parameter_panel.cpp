@@ -237,7 +237,22 @@ void ParameterPanel::connectWidgetsToModel() {
 }
 
 void ParameterPanel::setRowVisible(QWidget* field, bool visible) {
+    if (!shownOnly_.isEmpty()) {
+        QString name = field == opCombo_ ? QStringLiteral("op")
+                       : field == minRangeSpin_ || field == fromDataButton_ ? QStringLiteral("min_range")
+                       : field == maxRangeSpin_ ? QStringLiteral("max_range")
+                                                : QString();
+        for (const AttributeField& f : fields_)
+            if (f.widget == field) name = toQString(f.attribute->name);
+        visible = visible && shownOnly_.contains(name);
+    }
     form_->setRowVisible(field, visible);
+}
+
+void ParameterPanel::showOnly(const QStringList& names) {
+    shownOnly_ = names;
+    setRowVisible(opCombo_, true);
+    refreshFromModel();
 }
 
 void ParameterPanel::showValue(const AttributeField& field, const QuantSpec& spec) {
@@ -279,6 +294,9 @@ void ParameterPanel::refreshFromModel() {
     }
     minRangeSpin_->setValue(s.min_range);
     maxRangeSpin_->setValue(s.max_range);
+    for (QWidget* w : {static_cast<QWidget*>(minRangeSpin_), static_cast<QWidget*>(maxRangeSpin_),
+                       static_cast<QWidget*>(fromDataButton_)})
+        setRowVisible(w, true);  // all ops have a range; showOnly may leave it out
 
     const bool v2 = s.op == QuantOp::QuantizeV2, qdq = isQdq(s.op);
     setRowVisible(channelSpin_, usesAxis(s.op) && s.axis >= 0);

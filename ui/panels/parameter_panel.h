@@ -29,6 +29,9 @@ public:
 
     // Shows TF's error text under the form; an empty message hides the label.
     void setError(const QString& message);
+    // Only the rows named here ("op", an attribute's name, "min_range", "max_range"), where
+    // the op has them: the compact form a lesson shows in presentation mode. Empty: every row.
+    void showOnly(const QStringList& names);
 
 signals:
     void rangeFromDataRequested();  // the "From data" button
@@ -59,6 +62,7 @@ private:
     QPushButton* fromDataButton_ = nullptr;
     QLabel* errorLabel_ = nullptr;
     QLabel* rangeNotice_ = nullptr;  // a typed value out of its field's range, and what was set
+    QStringList shownOnly_;
 };
 
 }  // namespace qs::ui
