@@ -165,31 +165,44 @@ void TstPlotExport::svgKeepsEveryAxisRectsClipping() {
     QVERIFY(outside > 0);  // the case the review saw: the error trace past its rect's range
 }
 
-// `quantscope-cli export --session` of the window's own session draws the same view: the
-// same PNG pixels at the dialog's default size and DPI and the same SVG.
+// `quantscope-cli export --session` of the window's own session draws the same views: the
+// same PNG pixels at the dialog's default size and DPI and the same SVG, view by view.
 void TstPlotExport::windowAndCliWriteTheSameFiles() {
+    // Both in one locale (the fixture's is C): numbers in titles read "20,000" in each.
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    const auto restoreLocale = qScopeGuard([] { QLocale::setDefault(QLocale::c()); });
     CHECK(perChannelQuantizeV2());
     const QString session = dir_->filePath(QStringLiteral("view.qscope"));
     QVERIFY(w_->saveSessionAs(session));
-    const QString png = dir_->filePath(QStringLiteral("cli.png")), svg = dir_->filePath(QStringLiteral("cli.svg"));
-    QProcess cli;
-    cli.start(QStringLiteral(QS_CLI_PATH), {"export", "--session", session, "--view", "transfer", "--png", png, "--svg",
-                                            svg, "--width", "1600", "--height", "1000", "--dpi", "144"});
-    QVERIFY(cli.waitForFinished(60000));
-    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    const std::pair<const char*, PlotFrame*> views[] = {{"transfer", w_->transferView()},
+                                                        {"histogram", w_->histogramView()},
+                                                        {"error-histogram", w_->errorHistogramView()},
+                                                        {"per-channel", w_->channelView()}};
+    for (const auto& [name, view] : views) {
+        const QString png = dir_->filePath(QStringLiteral("cli.png")), svg = dir_->filePath(QStringLiteral("cli.svg"));
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("LC_ALL"), QStringLiteral("en_US.UTF-8"));
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(QS_CLI_PATH), {"export", "--session", session, "--view", name, "--png", png, "--svg",
+                                                svg, "--width", "1600", "--height", "1000", "--dpi", "144"});
+        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
 
-    const PlotExporter window = w_->transferView()->exporter();
-    const QString windowPng = dir_->filePath(QStringLiteral("window.png"));
-    QVERIFY(window.exportImage(windowPng, 1600, 1000, 144));
-    const QImage fromCli(png), fromWindow(windowPng);
-    QCOMPARE(fromCli.size(), fromWindow.size());
-    QCOMPARE(fromCli.dotsPerMeterX(), fromWindow.dotsPerMeterX());
-    QVERIFY2(fromCli.convertToFormat(QImage::Format_ARGB32) == fromWindow.convertToFormat(QImage::Format_ARGB32),
-             "the window's PNG differs from the CLI's");
-    // The CLI's SVG is at the PNG's logical size (pixels · 96 / dpi).
-    QFile svgFile(svg);
-    QVERIFY(svgFile.open(QIODevice::ReadOnly));
-    QCOMPARE(svgFile.readAll(), window.svgBytes(1067, 667));
+        const PlotExporter window = view->exporter();
+        const QString windowPng = dir_->filePath(QStringLiteral("window.png"));
+        QVERIFY(window.exportImage(windowPng, 1600, 1000, 144));
+        const QImage fromCli(png), fromWindow(windowPng);
+        QCOMPARE(fromCli.size(), fromWindow.size());
+        QCOMPARE(fromCli.dotsPerMeterX(), fromWindow.dotsPerMeterX());
+        QVERIFY2(fromCli.convertToFormat(QImage::Format_ARGB32) == fromWindow.convertToFormat(QImage::Format_ARGB32),
+                 qPrintable(QStringLiteral("%1: the window's PNG differs from the CLI's").arg(name)));
+        // The CLI's SVG is at the PNG's logical size (pixels · 96 / dpi).
+        QFile svgFile(svg);
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        QVERIFY2(svgFile.readAll() == window.svgBytes(1067, 667),
+                 qPrintable(QStringLiteral("%1: the window's SVG differs from the CLI's").arg(name)));
+    }
 }
 
 QTEST_MAIN(TstPlotExport)
