@@ -91,7 +91,7 @@ public:
     ParameterPanel* parameterPanel() const { return panel_; }
     DataPanel* dataPanel() const { return dataPanel_; }
     QTabWidget* tabs() const { return tabs_; }
-    // The views by stable name (ViewNavigator::ids(): "transfer", "histogram",
+    // The views by stable name (ViewNavigator::ids(), the names lessons use too: "transfer", "histogram",
     // "error-histogram", "per-channel", "bit-sweep", "clip-sweep", "calibration", "compare",
     // "frameworks"), grouped Explore / Analyse / Compare above the views.
     bool showView(const QString& id);
@@ -113,10 +113,6 @@ public:
     LessonController* lessons() const { return lessons_; }
     FrameworkView* frameworkView() const { return frameworkView_; }
 
-    // The central views by name ("transfer", "bit-sweep", …: lessonViewNames()). showView is
-    // false for a name the window does not have.
-    bool showView(const QString& name);
-    QString currentViewName() const;
     LessonStageDirector* lessonStage() const { return lessonStage_; }
 
     // First-start guidance: the welcome page over the views (try a lesson, open a model, open
@@ -152,7 +148,6 @@ private:
     void placeLessonDock();
     void createLessonStage();
     void createHelpMenu();
-    QList<std::pair<QString, QWidget*>> namedViews() const;
     bool confirmClose();  // false: the user cancelled (or the save did not happen)
     void connectController();
     void connectStreamedPasses();

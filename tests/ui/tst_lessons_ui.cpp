@@ -322,7 +322,7 @@ void TstLessonsUi::lessonsSetTheirStageAndRestoreIt() {
     // Every view name a lesson may use is one the window shows.
     for (const QString& name : lessonViewNames()) {
         QVERIFY2(w_->showView(name), qPrintable(name));
-        QCOMPARE(w_->currentViewName(), name);
+        QCOMPARE(w_->currentView(), name);
     }
     QVERIFY(w_->showView(QStringLiteral("bit-sweep")));
     data->raise();  // the user looks at the Data tab
@@ -330,14 +330,14 @@ void TstLessonsUi::lessonsSetTheirStageAndRestoreIt() {
 
     // Lesson 1, "drag a range handle": the transfer curve, not the Bit sweep.
     QVERIFY(lessons()->openLesson(QStringLiteral("staircase-step")));
-    QCOMPARE(w_->currentViewName(), QStringLiteral("transfer"));
+    QCOMPARE(w_->currentView(), QStringLiteral("transfer"));
     QVERIFY(!parameters->isHidden() && !stats->isHidden() && !lessons()->dock()->isHidden());
     QVERIFY(data->isHidden());
 
     // The real kernel opens its model: of the three model docks only the Model dock stays.
     QSignalSpy opened(w_->modelFiles(), &ModelFileController::opened);
     QVERIFY(lessons()->openLesson(QStringLiteral("per-channel-real-weights")));
-    QCOMPARE(w_->currentViewName(), QStringLiteral("per-channel"));
+    QCOMPARE(w_->currentView(), QStringLiteral("per-channel"));
     QVERIFY(opened.count() > 0 || opened.wait(30000));
     QVERIFY(!models->modelDockWidget()->isHidden());
     QVERIFY(models->reportDockWidget()->isHidden());
@@ -348,7 +348,7 @@ void TstLessonsUi::lessonsSetTheirStageAndRestoreIt() {
     // The next lesson does not inherit the model docks.
     QTest::mouseClick(lessons()->panel()->nextButton(), Qt::LeftButton);
     QCOMPARE(lessons()->currentIndex(), indexOf(all, QStringLiteral("stored-int8-table")));
-    QCOMPARE(w_->currentViewName(), QStringLiteral("error-histogram"));
+    QCOMPARE(w_->currentView(), QStringLiteral("error-histogram"));
     QTRY_VERIFY_WITH_TIMEOUT(!w_->modelFiles()->opening(), 30000);
     QTest::qWait(50);
     for (QDockWidget* d : {models->modelDockWidget(), models->reportDockWidget(), models->storedDockWidget()})
@@ -360,7 +360,7 @@ void TstLessonsUi::lessonsSetTheirStageAndRestoreIt() {
     end->trigger();
     QCOMPARE(lessons()->currentIndex(), -1);
     QVERIFY(!end->isEnabled());
-    QCOMPARE(w_->currentViewName(), QStringLiteral("bit-sweep"));
+    QCOMPARE(w_->currentView(), QStringLiteral("bit-sweep"));
     QVERIFY(lessons()->dock()->isHidden());
     QVERIFY(!data->isHidden() && !parameters->isHidden() && !stats->isHidden());
     QVERIFY(models->modelDockWidget()->isHidden());
@@ -373,7 +373,7 @@ void TstLessonsUi::lessonsSetTheirStageAndRestoreIt() {
 void TstLessonsUi::presentationShowsTheLessonsViewAndParameters() {
     const QList<Lesson>& all = lessons()->lessons();
     QVERIFY(lessons()->openLesson(QStringLiteral("per-channel")));
-    QCOMPARE(w_->currentViewName(), QStringLiteral("per-channel"));
+    QCOMPARE(w_->currentView(), QStringLiteral("per-channel"));
     ParameterPanel* strip = lessons()->parameterStrip();
     QVERIFY(!strip->isVisible());  // the Parameters dock is there
     w_->presentationMode()->setOn(true);
@@ -384,7 +384,7 @@ void TstLessonsUi::presentationShowsTheLessonsViewAndParameters() {
 
     QTest::keyClick(w_.get(), Qt::Key_Right);  // TPU simulated quantization: no axis
     QCOMPARE(lessons()->currentIndex(), indexOf(all, QStringLiteral("tpu-combiner")));
-    QCOMPARE(w_->currentViewName(), QStringLiteral("error-histogram"));
+    QCOMPARE(w_->currentView(), QStringLiteral("error-histogram"));
     auto* buckets = strip->findChild<QSpinBox*>(QStringLiteral("numBucketsSpin"));
     QVERIFY(buckets && buckets->isVisible());
     QVERIFY(!strip->findChild<QWidget*>(QStringLiteral("axisSpin"))->isVisible());
@@ -398,7 +398,7 @@ void TstLessonsUi::presentationShowsTheLessonsViewAndParameters() {
 
     QTest::keyClick(w_.get(), Qt::Key_Right);  // a model's tensor: its docks stay hidden here
     QSignalSpy opened(w_->modelFiles(), &ModelFileController::opened);
-    QCOMPARE(w_->currentViewName(), QStringLiteral("per-channel"));
+    QCOMPARE(w_->currentView(), QStringLiteral("per-channel"));
     QVERIFY(opened.count() > 0 || opened.wait(30000));
     QVERIFY(w_->modelDocks()->modelDockWidget()->isHidden());
     QVERIFY(lessons()->dock()->isVisible());
@@ -408,7 +408,7 @@ void TstLessonsUi::presentationShowsTheLessonsViewAndParameters() {
     QVERIFY(!strip->isVisible());
     QVERIFY(!w_->modelDocks()->modelDockWidget()->isHidden());
     QVERIFY(w_->findChild<QDockWidget*>(QStringLiteral("parametersDock"))->isVisible());
-    QCOMPARE(w_->currentViewName(), QStringLiteral("per-channel"));
+    QCOMPARE(w_->currentView(), QStringLiteral("per-channel"));
     waitForVerdict();
 }
 

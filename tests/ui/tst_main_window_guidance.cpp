@@ -52,7 +52,7 @@ private slots:
         QTest::mouseClick(page->lessonButton(), Qt::LeftButton);
         QVERIFY(!page->isVisible());
         QCOMPARE(w_->lessons()->currentIndex(), 0);
-        QCOMPARE(w_->currentViewName(), QStringLiteral("transfer"));
+        QCOMPARE(w_->currentView(), QStringLiteral("transfer"));
         // Answered once: the next start goes straight to the window.
         makeWindow();
         QVERIFY(!w_->showWelcomeIfFirstStart());
