@@ -140,6 +140,7 @@ QWidget* ChannelView::createControls() {
     connect(worstBox_, &QSpinBox::valueChanged, this, [this] { draw(); });
     auto* bar = new QWidget;
     bar->setObjectName(QStringLiteral("channelControls"));
+    bar->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);  // the plot takes the height
     auto* row = new QHBoxLayout(bar);
     row->setContentsMargins(6, 2, 6, 0);
     row->addWidget(new QLabel(tr("Order")));

@@ -271,6 +271,8 @@ FrameworkView::FrameworkView(FrameworkService* service, QWidget* parent)
     // (side by side, at 1280 pixels the table's last columns were cut and the examples wrapped
     // into a wall of text).
     auto* split = splitThreeToTwo(Qt::Vertical, plot(), splitThreeToTwo(Qt::Vertical, table_, examples_));
+    split->setStretchFactor(0, 2);  // the curves, their legend and the difference panel: 2/3
+    split->setStretchFactor(1, 1);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(note_);
     layout->addWidget(status_);
