@@ -29,9 +29,11 @@ const SliceQuant& sliceOfRun(const PassSetup& s, int64_t run) {
 struct ClipCounts {
     int64_t below = 0, above = 0;  // x below / above its slice's output range [qlo, qhi]
 
+    // A value counts once: "above" only when not "below" (an op whose range comes out
+    // inverted, unsigned QDQ fed [−1, −0.5] gives [−0, −0.5], would count it twice).
     void add(float v, float qlo, float qhi) {
         below += v < qlo;
-        above += v > qhi;
+        above += (v > qhi) & !(v < qlo);
     }
 };
 [[gnu::noinline]] QS_VECTOR_CLONES void addClipCounts(const float* x, int64_t n, float qlo, float qhi,
@@ -47,7 +49,7 @@ struct ClipCounts {
         F8 v;
         std::memcpy(&v, x + k, sizeof v);
         below -= v < lo;  // a true lane is -1
-        above -= v > hi;
+        above -= (v > hi) & ~(v < lo);
     }
     ClipCounts t;
     for (int l = 0; l < 8; ++l) {

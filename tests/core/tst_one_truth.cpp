@@ -160,6 +160,15 @@ void TstOneTruth::givenRangeStillClips() {
     int64_t negatives = 0;
     for (float v : x) negatives += v < 0;
     QCOMPARE(r->clipped_below, negatives);
+    // An inverted effective range (unsigned QDQ fed [−1, −0.5] comes out [−0, −0.5]) counts
+    // a value once, as the histogram of the clipped values does (the monkey found it).
+    u.min_range = -1.0f;
+    u.max_range = -0.5f;
+    auto inverted = computeExplorer(u, t);
+    QVERIFY(inverted);
+    QCOMPARE(inverted->clipped_below + inverted->clipped_above, clippedByDefinition(*inverted, x));
+    const Histogram& red = inverted->clipped_hist;
+    QCOMPARE(red.inRange() + red.underflow + red.overflow, inverted->clipped_below + inverted->clipped_above);
 }
 
 // The data histogram's red part is the clipped values themselves, each against its channel:
