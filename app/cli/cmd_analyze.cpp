@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "app/cli/analysis_png.h"
@@ -102,6 +103,7 @@ std::vector<std::string> takeCases(const std::vector<std::string>& args,
 // What the options of one analysis came to.
 struct Settings {
     int min_bits = 0, max_bits = 0;
+    bool widths_given = false;  // --min-bits or --max-bits; else sweep-bits takes the op's widths
     analysis::DataKind theory = analysis::DataKind::Other;
     analysis::ClipSweepOptions clip;
     analysis::CalibrationOptions calibration;
@@ -135,6 +137,7 @@ std::optional<std::string> readSettings(Analysis which, const ParsedArgs& a, Set
                                       std::pair{"--max-bits", &s.max_bits}})
         if (a.has(key) && (!parseInteger(value(key), *target) || *target < 1 || *target > 32))
             return std::string(key) + " must be an integer in 1..32, is '" + value(key) + "'";
+    s.widths_given = a.has("--min-bits") || a.has("--max-bits");
     if (s.min_bits > s.max_bits)
         return "--min-bits " + std::to_string(s.min_bits) + " exceeds --max-bits " +
                std::to_string(s.max_bits);
@@ -264,8 +267,11 @@ int runAnalyze(const std::vector<std::string>& args) {
     std::optional<analysis::ComparisonAnalysis> comparisonKept;
     switch (which->analysis) {
         case Analysis::SweepBits: {
-            auto sweep = analysis::sweepBits(dataset->ref(), first.spec, settings.min_bits,
-                                             settings.max_bits, settings.theory, exec);
+            // Without --min-bits/--max-bits, every width the op has: the window's Bit sweep.
+            const auto [lo, hi] = settings.widths_given
+                                      ? std::pair{settings.min_bits, settings.max_bits}
+                                      : analysis::sweepBitRange(first.spec);
+            auto sweep = analysis::sweepBits(dataset->ref(), first.spec, lo, hi, settings.theory, exec);
             if (!sweep) return analysisError(first.case_path, sweep.error());
             document = bitSweepJson(first, summary, *sweep);
             bitsKept = *sweep;
@@ -394,7 +400,8 @@ Parameters and data (as for 'quantscope-cli export'):
                          (default: the session's data; with --case normal:n=100000,seed=1)
 
 Analysis options:
-  --min-bits B, --max-bits B  sweep-bits: the widths swept (default 2..16);
+  --min-bits B, --max-bits B  sweep-bits: the widths swept (default: every width the op
+                         has, as the window's Bit sweep: 2..16, QuantizeV2 8..32 or 8..16);
                          sweep-clip: the widths of the optimal-alpha table (default 2..8)
   --theory T             sweep-bits: the signal power P of the theory: measured (mean x^2
                          of the data, default), uniform (uniform over the op's range),

@@ -190,15 +190,22 @@ private slots:
         QVERIFY(std::fabs(rows[0]["theory_sqnr_db"].toDouble() - 20.0 * std::log10(62.0)) < 1e-5);
     }
 
-    // QuantizeV2 has only 8/16/32-bit types: the other widths are skipped with a note.
+    // QuantizeV2 has only 8/16/32-bit types: by default every one the op has (the window's
+    // Bit sweep); with --min-bits/--max-bits the other widths are skipped with a note.
     void sweepBitsQuantizeV2Widths() {
-        const Run r = runCli({"analyze", "sweep-bits", "--case", v2_, "--generate", kNormal,
-                              "--csv", "-"});
+        Run r = runCli({"analyze", "sweep-bits", "--case", v2_, "--generate", kNormal, "--csv", "-"});
         QCOMPARE(r.exitCode, 0);
-        const QStringList table = r.out.split('\n', Qt::SkipEmptyParts);
-        QCOMPARE(table.size(), 3);  // header, 8, 16 (qint8 -> qint16; 32 is beyond 16)
+        QStringList table = r.out.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(table.size(), 4);  // header, 8, 16, 32 (qint8 -> qint16 -> qint32)
         QCOMPARE(table[0], kBitsHeader);
         QVERIFY(table[1].startsWith("8,"));
+        QVERIFY(table[2].startsWith("16,"));
+        QVERIFY(table[3].startsWith("32,"));
+        r = runCli({"analyze", "sweep-bits", "--case", v2_, "--generate", kNormal, "--max-bits", "16",
+                    "--csv", "-"});
+        QCOMPARE(r.exitCode, 0);
+        table = r.out.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(table.size(), 3);  // header, 8, 16
         QVERIFY(table[2].startsWith("16,"));
     }
 
