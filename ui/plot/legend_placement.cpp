@@ -5,6 +5,8 @@
 
 #include <qcustomplot.h>
 
+#include "ui/plot/layout_width.h"
+
 namespace qs::ui {
 
 namespace {
@@ -32,7 +34,10 @@ void keepLegendColumnsFitting(QCustomPlot* plot, int maxColumns) {
         std::vector<int> widths;
         for (int i = 0; i < legend->itemCount(); ++i)
             if (QCPAbstractLegendItem* item = legend->item(i)) widths.push_back(item->minimumOuterSizeHint().width());
-        const int room = plot->width() - legend->margins().left() - legend->margins().right() - 8;
+        // A hidden plot's legend keeps the columns it has until it is shown or exported.
+        const int width = layoutWidth(plot);
+        if (width <= 0) return;
+        const int room = width - legend->margins().left() - legend->margins().right() - 8;
         const int columns = fittingColumns(widths, room, legend->columnSpacing(), maxColumns);
         if (legend->wrap() == columns) return;
         legend->setWrap(columns);

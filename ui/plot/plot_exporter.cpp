@@ -28,7 +28,7 @@ namespace {
 // (toPainter leaves the layout at the export size).
 class OffScreen {
 public:
-    explicit OffScreen(const PlotFrame& frame) : frame_(frame) { frame_.beginExport(); }
+    OffScreen(const PlotFrame& frame, QSize size) : frame_(frame) { frame_.beginExport(size); }
     ~OffScreen() { frame_.endExport(); }
     OffScreen(const OffScreen&) = delete;
     OffScreen& operator=(const OffScreen&) = delete;
@@ -75,7 +75,7 @@ QImage PlotExporter::renderImage(int width, int height, double dpi) const {
     setDpi(frame_.plot()->logicalDpiY());
     image.fill(Qt::transparent);
     {
-        OffScreen offScreen(frame_);
+        OffScreen offScreen(frame_, QSize(logicalW, logicalH));
         QCPPainter painter(&image);
         painter.setRenderHint(QPainter::Antialiasing);
         painter.setRenderHint(QPainter::TextAntialiasing);
@@ -113,7 +113,7 @@ QByteArray PlotExporter::svgBytes(int width, int height, QString* error) const {
     widgetSizeUnlessGiven(plot, width, height);
     QByteArray bytes;
     {
-        OffScreen offScreen(frame_);
+        OffScreen offScreen(frame_, QSize(width, height));
         // Qt's SVG engine drops the painter's clip: each layerable gets a clipped group.
         bytes = clippedSvg(plot, width, height, QStringLiteral("QuantScope"));
     }
@@ -145,7 +145,7 @@ QByteArray PlotExporter::pdfBytes(int width, int height, QString* error) const {
 
     bool ok = false;
     {
-        OffScreen offScreen(frame_);
+        OffScreen offScreen(frame_, QSize(width, height));
         {
             QCPPainter painter;
             if (painter.begin(writer.get())) {

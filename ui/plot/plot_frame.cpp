@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "ui/plot/layout_width.h"
 #include "ui/plot/plot_export_dialogs.h"
 #include "ui/plot/plot_overlay.h"
 #include "ui/plot/presentation_scale.h"
@@ -411,11 +412,12 @@ data::NumberColumns PlotFrame::seriesTable() const {
 
 // --- export ------------------------------------------------------------------------------
 
-void PlotFrame::beginExport() const {
+void PlotFrame::beginExport(QSize size) const {
     readout_.suspend();
     // Drawn at another size: every point (the on-screen decimation is for this width).
     exporting_ = true;
     decimation_.refresh(true);
+    beginExportLayout(plot_, size);
     // toPainter() does not emit beforeReplot: bring zoom-dependent details up to date.
     const_cast<PlotFrame*>(this)->viewRangesChanged();
 }
@@ -423,6 +425,7 @@ void PlotFrame::beginExport() const {
 void PlotFrame::endExport() const {
     readout_.resume();
     exporting_ = false;
+    endExportLayout(plot_);
     decimation_.refresh(false);  // back to what the screen's width shows
     const_cast<PlotFrame*>(this)->requestReplot();  // toPainter left the layout at the export size
 }

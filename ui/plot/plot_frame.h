@@ -74,9 +74,10 @@ public:
     // --- Export ------------------------------------------------------------------------
     // Images, SVG, PDF, CSV and the clipboard: plot_exporter.h.
     PlotExporter exporter() const { return PlotExporter(*this); }
-    // Drawing off screen (PlotExporter): hides the read-out and brings zoom-dependent
-    // details up to date; endExport() shows the read-out again and replots on screen.
-    void beginExport() const;
+    // Drawing off screen (PlotExporter) at `size` (logical pixels): hides the read-out, lays
+    // the texts out for that size (layout_width.h) and brings zoom-dependent details up to
+    // date; endExport() shows the read-out again and replots on screen.
+    void beginExport(QSize size) const;
     void endExport() const;
 
     // --- View --------------------------------------------------------------------------

@@ -4,6 +4,8 @@
 
 #include <qcustomplot.h>
 
+#include "ui/plot/layout_width.h"
+
 namespace qs::ui {
 
 namespace {
@@ -65,8 +67,9 @@ void keepTitlesWrapped(QCustomPlot* plot) {
     QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot] {
         QCPLayoutGrid* grid = plot->plotLayout();
         // Off screen a plot has no width of its own yet (a hidden tab's is 100 pixels):
-        // wrapping waits until it is shown, the text stays whole until then.
-        const double width = plot->isVisible() ? plot->width() - 16 : 1e9;  // less the margins
+        // wrapping waits until it is shown or exported, the text stays whole until then.
+        const int layout = layoutWidth(plot);
+        const double width = layout > 0 ? layout - 16 : 1e9;  // less the margins
         for (int i = 0; i < grid->elementCount(); ++i)
             if (auto* title = qobject_cast<QCPTextElement*>(grid->elementAt(i))) {
                 const QString wrapped = rewrapped(title, title->text(), title->font(), width);
@@ -78,8 +81,9 @@ void keepTitlesWrapped(QCustomPlot* plot) {
 void keepBoxWrapped(QCustomPlot* plot, QCPItemText* box) {
     QObject::connect(plot, &QCustomPlot::beforeReplot, box, [plot, box] {
         QCPAxisRect* rect = box->clipAxisRect() ? box->clipAxisRect() : plot->axisRect();
-        const double width =
-            plot->isVisible() ? rect->width() - box->padding().left() - box->padding().right() - 24 : 1e9;
+        const double width = layoutWidth(plot) > 0
+                                 ? rect->width() - box->padding().left() - box->padding().right() - 24
+                                 : 1e9;
         const QString wrapped = rewrapped(box, box->text(), box->font(), width);
         if (box->text() != wrapped) box->setText(wrapped);
     });
