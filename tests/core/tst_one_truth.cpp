@@ -15,6 +15,7 @@
 #include "core/analysis/clip_sweep.h"
 #include "core/analysis/explorer.h"
 #include "core/analysis/view_data.h"
+#include "tests/spec_builders.h"
 
 using namespace qs;
 using namespace qs::analysis;
@@ -36,29 +37,11 @@ std::vector<float> channelValues(int rows, int channels, unsigned seed) {
 }
 
 QuantSpec qdq(QuantOp op, int bits, bool given, int64_t axis = -1) {
-    QuantSpec s;
-    s.op = op;
-    s.round_mode = RoundMode::HalfToEven;
-    s.signed_input = true;
-    s.num_bits = bits;
-    s.range_given = given;
-    s.axis = axis;
-    s.min_range = -1.0f;
-    s.max_range = 1.0f;
-    return s;
+    return testing::qdqSpec(op, bits, given, axis);
 }
 
 QuantSpec quantizeV2(QType t, QuantizeMode mode, int64_t axis, RangeSource source) {
-    QuantSpec s;
-    s.op = QuantOp::QuantizeV2;
-    s.T = t;
-    s.mode = mode;
-    s.round_mode = mode == QuantizeMode::Scaled ? RoundMode::HalfToEven : RoundMode::HalfAwayFromZero;
-    s.axis = axis;
-    s.range_source = source;
-    s.min_range = -1.0f;
-    s.max_range = 1.0f;
-    return s;
+    return testing::quantizeV2Spec(t, mode, axis, source);
 }
 
 // The clipped count by the definition, element by element.

@@ -35,6 +35,7 @@
 #include "ui/views/error_histogram_view.h"
 #include "ui/views/histogram_view.h"
 #include "ui/views/stats_panel.h"
+#include "tests/spec_builders.h"
 #include "tests/ui/isolated_user_files.h"
 
 using namespace qs::ui;
@@ -49,26 +50,11 @@ struct Case {
 };
 
 qs::QuantSpec qdq(qs::QuantOp op, int bits, bool given, int64_t axis) {
-    qs::QuantSpec s;
-    s.op = op;
-    s.round_mode = qs::RoundMode::HalfToEven;
-    s.signed_input = true;
-    s.num_bits = bits;
-    s.range_given = given;
-    s.axis = axis;
-    s.min_range = -1.0f;
-    s.max_range = 1.0f;
-    return s;
+    return qs::testing::qdqSpec(op, bits, given, axis);
 }
 
 qs::QuantSpec quantizeV2(qs::QType t, int64_t axis, qs::RangeSource source) {
-    qs::QuantSpec s;
-    s.T = t;
-    s.axis = axis;
-    s.range_source = source;
-    s.min_range = -1.0f;
-    s.max_range = 1.0f;
-    return s;
+    return qs::testing::quantizeV2Spec(t, qs::QuantizeMode::MinCombined, axis, source);
 }
 
 // Every op, per tensor / per channel, given / own ranges; 4 and 16 bits where the op has them.
