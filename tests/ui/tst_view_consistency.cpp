@@ -159,9 +159,12 @@ private slots:
     void generatedChannelData();
     void dataWithNanAndInf();
     void allNanData();
+    void tensorFromEachModelFormat_data();
+    void tensorFromEachModelFormat();
 
 private:
     void openData(const std::vector<float>& values);
+    void openModelTensor(const QString& path, const QString& tensor);
     bool settle();
     bool showAnalysis(QWidget* view, AnalysisKind kind);
     void checkCase(const Case& c, bool runCli);
@@ -206,6 +209,22 @@ void TstViewConsistency::openData(const std::vector<float>& values) {
     QVERIFY(settle());
     QVERIFY(w_->dataService()->dataset());
     QCOMPARE(w_->dataService()->dataset()->shape, (qs::Shape{kRows, kChannels}));
+}
+
+// A model file's tensor as the explorer's data, as a click in the Model dock gives it.
+void TstViewConsistency::openModelTensor(const QString& path, const QString& tensor) {
+    w_.reset();
+    model_ = std::make_unique<ExplorerModel>();
+    DataSource source;
+    source.path = path;
+    source.tensor = tensor;
+    model_->reset(quantizeV2(qs::QType::QInt8, -1, qs::RangeSource::Given), source, ViewState{});
+    w_ = std::make_unique<MainWindow>(model_.get());
+    w_->resize(1280, 800);
+    w_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+    QVERIFY(settle());
+    QVERIFY2(w_->dataService()->dataset(), qPrintable(path + QStringLiteral(": ") + tensor));
 }
 
 bool TstViewConsistency::settle() {
@@ -453,6 +472,56 @@ void TstViewConsistency::allNanData() {
     const QString range = w_->statsPanel()->valueText(QStringLiteral("data_min"));
     QVERIFY2(range.contains(QStringLiteral("no finite value")), qPrintable(range));
     QVERIFY(!range.contains(QStringLiteral("[0, 0]")));
+}
+
+// One float tensor from a file of each model format in tests/data/models, per tensor with a
+// given range and per channel (axis 0) with each channel's own range: the Statistics dock,
+// both histograms, the analysis tabs, the statistics CSV and the CLI's export of the session.
+void TstViewConsistency::tensorFromEachModelFormat_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("tensor");
+    const QString models = QStringLiteral(QS_TEST_DATA_DIR "/models/");
+    QTest::newRow("onnx") << models + QStringLiteral("onnx/silero_vad_legacy.onnx") << QStringLiteral("1076");
+    QTest::newRow("tflite") << models + QStringLiteral("tflite/person_detect.tflite")
+                            << QStringLiteral("MobilenetV1/Conv2d_10_pointwise/weights/read");
+    QTest::newRow("hdf5") << models + QStringLiteral("hdf5/keypoint_classifier.hdf5")
+                          << QStringLiteral("model_weights/dense/dense/kernel:0");
+    QTest::newRow("keras") << models + QStringLiteral("keras/keypoint_classifier_stored.keras")
+                           << QStringLiteral("model_weights/dense/dense/kernel:0");
+    QTest::newRow("npz") << models + QStringLiteral("npz/mixed.npz") << QStringLiteral("weights");
+    QTest::newRow("safetensors") << models + QStringLiteral("safetensors/test-model-float32.safetensors")
+                                 << QStringLiteral("embeddings");
+    QTest::newRow("checkpoint") << models + QStringLiteral("checkpoint/half_plus_two")
+                                << QStringLiteral("a/.ATTRIBUTES/VARIABLE_VALUE");
+}
+
+void TstViewConsistency::tensorFromEachModelFormat() {
+    QFETCH(QString, file);
+    QFETCH(QString, tensor);
+    openModelTensor(file, tensor);
+    if (QTest::currentTestFailed()) return;
+    const bool hasChannels = w_->dataService()->dataset()->shape.size() >= 2;
+    std::vector<Case> cases{{QStringLiteral("QuantizeV2 qint8 per tensor, given"),
+                             quantizeV2(qs::QType::QInt8, -1, qs::RangeSource::Given)},
+                            {QStringLiteral("QuantizeAndDequantizeV4 8 bits per tensor, data's range"),
+                             qdq(qs::QuantOp::QuantizeAndDequantizeV4, 8, false, -1)}};
+    if (hasChannels)
+        cases.push_back({QStringLiteral("QuantizeAndDequantizeV4 8 bits per channel, own ranges"),
+                         qdq(qs::QuantOp::QuantizeAndDequantizeV4, 8, false, 0)});
+    for (const Case& c : cases) {
+        model_->editSpec(c.spec, c.name);
+        QVERIFY(settle());
+        const auto r = w_->lastResult();
+        QVERIFY2(r && r->spec == c.spec && !w_->resultIsStale(), qPrintable(c.name));
+        checkExplorerViews(c, *r);
+        if (QTest::currentTestFailed()) return;
+        checkAnalyses(c, *r);
+        if (QTest::currentTestFailed()) return;
+        checkStatisticsCsv(c, *r);
+        if (QTest::currentTestFailed()) return;
+        checkCli(c, *r);
+        if (QTest::currentTestFailed()) return;
+    }
 }
 
 QTEST_MAIN(TstViewConsistency)
