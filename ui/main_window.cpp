@@ -369,10 +369,14 @@ void MainWindow::showResult(ExplorerResultPtr result, quint64 serial, double ms)
     const QString levels = result->stats.distinct_levels >= 0
                                ? tr("%1 levels used").arg(result->stats.distinct_levels)
                                : tr("over 4M levels used (not counted)");
-    statusLabel_->setText(tr("%1 · %2 values · SQNR %3 dB · %4")
+    // No pair without NaN: there is no SQNR to give ("SQNR nan dB" read as a broken number).
+    const QString sqnr = result->stats.count == 0
+                             ? tr("no value without NaN to compare")
+                             : tr("SQNR %1 dB").arg(result->stats.sqnr_db, 0, 'f', 2);
+    statusLabel_->setText(tr("%1 · %2 values · %3 · %4")
                               .arg(QString::fromUtf8(qs::quantOpName(result->spec.op).data()))
                               .arg(QLocale().toString(static_cast<qlonglong>(result->stats.count + result->stats.nan_pairs)))
-                              .arg(result->stats.sqnr_db, 0, 'f', 2)
+                              .arg(sqnr)
                               .arg(levels));
     timingLabel_->setText(tr("computed in %1 ms").arg(ms, 0, 'f', 1));
     emit resultShown(serial);

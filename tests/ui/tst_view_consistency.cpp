@@ -10,6 +10,7 @@
 
 #include <QApplication>
 #include <QFile>
+#include <QLabel>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -472,6 +473,10 @@ void TstViewConsistency::allNanData() {
     const QString range = w_->statsPanel()->valueText(QStringLiteral("data_min"));
     QVERIFY2(range.contains(QStringLiteral("no finite value")), qPrintable(range));
     QVERIFY(!range.contains(QStringLiteral("[0, 0]")));
+    // The status line has no SQNR to give either.
+    const QString status = w_->findChild<QLabel*>(QStringLiteral("statusLabel"))->text();
+    QVERIFY2(status.contains(QStringLiteral("no value without NaN")) && !status.contains(QStringLiteral("nan dB")),
+             qPrintable(status));
 }
 
 // One float tensor from a file of each model format in tests/data/models, per tensor with a
