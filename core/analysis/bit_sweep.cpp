@@ -44,7 +44,11 @@ int64_t levelsInRange(const SliceQuant& q) {
     const double hi = std::fmin(q.requested_max, q.output_max);
     if (!(q.step > 0) || !(hi >= lo)) return 0;
     // Δ and the bounds are float32 values: allow the count a small rounding slack.
-    return static_cast<int64_t>(std::floor((hi - lo) / q.step + 1e-3)) + 1;
+    const double count = std::floor((hi - lo) / q.step + 1e-3) + 1;
+    if (std::isnan(count)) return 0;
+    // A range from data with ±inf is infinite: it holds every code the op has (and an
+    // infinite count cast to an integer is undefined).
+    return count >= static_cast<double>(q.levels()) ? q.levels() : static_cast<int64_t>(count);
 }
 
 double kindSignalPower(DataKind kind, const SliceQuant& q, double measured) {

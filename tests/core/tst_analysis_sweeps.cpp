@@ -332,6 +332,16 @@ private slots:
         QCOMPARE(sweepClip(withNan, q8, three)->points[0].mse,
                  sweepClip(without, q8, three)->points[0].mse);
         QCOMPARE(sweepBits(withNan, q8, 8, 8)->rows[0].mse, sweepBits(without, q8, 8, 8)->rows[0].mse);
+        // ±inf with the range from the data: an infinite range holds every code, no more.
+        const float inf = std::numeric_limits<float>::infinity();
+        QuantSpec own = q8;
+        own.range_given = false;
+        const auto infinite = sweepBits(std::vector<float>{-inf, 1, -2, 3, inf}, own, 2, 16);
+        QVERIFY(infinite.ok());
+        for (const BitSweepRow& row : infinite->rows)
+            QVERIFY2(row.levels_in_range >= 0 && row.levels_in_range <= row.levels,
+                     qPrintable(QStringLiteral("%1 bits: %2 of %3 levels in range")
+                                    .arg(row.bits).arg(row.levels_in_range).arg(row.levels)));
         ClipSweepOptions many;
         many.points = 100001;
         QCOMPARE(sweepClip(without, q8, many).error().message,
