@@ -164,6 +164,7 @@ private slots:
     void tensorFromEachModelFormat();
 
 private:
+    void openWindow(const DataSource& source);
     void openData(const std::vector<float>& values);
     void openModelTensor(const QString& path, const QString& tensor);
     bool settle();
@@ -194,38 +195,36 @@ void TstViewConsistency::cleanup() {
     QFile::remove(MainWindow::lastSessionPath());
 }
 
-void TstViewConsistency::openData(const std::vector<float>& values) {
-    const QString path = dir_.filePath(QStringLiteral("data%1.npy").arg(qHash(QByteArray(
-        reinterpret_cast<const char*>(values.data()), qsizetype(values.size() * sizeof(float))))));
-    QVERIFY(writeNpy(path, values));
+// A window at 1280×800 on `source`, its data loaded and its first result computed.
+void TstViewConsistency::openWindow(const DataSource& source) {
     w_.reset();
     model_ = std::make_unique<ExplorerModel>();
-    DataSource source;
-    source.path = path;
     model_->reset(quantizeV2(qs::QType::QInt8, -1, qs::RangeSource::Given), source, ViewState{});
     w_ = std::make_unique<MainWindow>(model_.get());
     w_->resize(1280, 800);
     w_->show();
     QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
     QVERIFY(settle());
-    QVERIFY(w_->dataService()->dataset());
+    QVERIFY2(w_->dataService()->dataset(), qPrintable(source.path + QStringLiteral(": ") + source.tensor));
+}
+
+void TstViewConsistency::openData(const std::vector<float>& values) {
+    const QString path = dir_.filePath(QStringLiteral("data%1.npy").arg(qHash(QByteArray(
+        reinterpret_cast<const char*>(values.data()), qsizetype(values.size() * sizeof(float))))));
+    QVERIFY(writeNpy(path, values));
+    DataSource source;
+    source.path = path;
+    openWindow(source);
+    if (QTest::currentTestFailed()) return;
     QCOMPARE(w_->dataService()->dataset()->shape, (qs::Shape{kRows, kChannels}));
 }
 
 // A model file's tensor as the explorer's data, as a click in the Model dock gives it.
 void TstViewConsistency::openModelTensor(const QString& path, const QString& tensor) {
-    w_.reset();
-    model_ = std::make_unique<ExplorerModel>();
     DataSource source;
     source.path = path;
     source.tensor = tensor;
-    model_->reset(quantizeV2(qs::QType::QInt8, -1, qs::RangeSource::Given), source, ViewState{});
-    w_ = std::make_unique<MainWindow>(model_.get());
-    w_->resize(1280, 800);
-    w_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
-    QVERIFY(settle());
-    QVERIFY2(w_->dataService()->dataset(), qPrintable(path + QStringLiteral(": ") + tensor));
+    openWindow(source);
 }
 
 bool TstViewConsistency::settle() {
