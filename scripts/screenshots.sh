@@ -50,6 +50,7 @@ shot screenshot-presentation 1600x1000 --presentation --tab 0
 shot screenshot-lesson-presentation 1600x1000 --presentation --lesson six-db-per-bit
 shot screenshot-model-dock 1600x1000 "$person" --model-view tensors
 shot screenshot-1280-model-dock 1280x800 "$person" --model-view tensors
+shot screenshot-1280-model-report-dock 1280x800 "$person" --model-view report
 shot screenshot-model-report-dock 1600x1000 "$person" --model-view report
 shot screenshot-stored-quant 1600x1000 "$int8" --model-view stored
 workbench=(table heatmap feature sharding pipelining)

@@ -130,6 +130,7 @@ void MainWindow::createDocks() {
     // The model docks (Model, Model report, Stored quantization): below the views, where
     // tables of many columns have the width; shown when a model opens.
     modelDocks_ = new ModelDocks(this, modelFiles_, model_);
+    modelDocks_->setShortWindowCompanion(statsDock_);
 }
 
 void MainWindow::createMenus() {

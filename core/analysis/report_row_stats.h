@@ -172,7 +172,8 @@ inline ReportStats statsOf(const Partial& p, int64_t elements, int64_t levelsAva
     s.max = p.lo <= p.hi ? p.hi : 0.0f;
     s.mse = e.mse;
     s.sqnr_db = e.sqnr_db;
-    s.clipped_fraction = elements > 0 ? static_cast<double>(p.sums.clipped) / static_cast<double>(elements) : 0.0;
+    // Of the values compared (NaN pairs skipped), as the explorer and every other view count it.
+    s.clipped_fraction = p.sums.count > 0 ? static_cast<double>(p.sums.clipped) / static_cast<double>(p.sums.count) : 0.0;
     s.levels_used = static_cast<double>(p.distinct());
     s.levels_available = levelsAvailable;
     s.nan_pairs = p.sums.nan_pairs;

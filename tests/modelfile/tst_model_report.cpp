@@ -12,6 +12,7 @@
 #include "core/analysis/explorer.h"
 #include "core/analysis/model_report.h"
 #include "core/analysis/op_attributes.h"
+#include "core/analysis/report_row_stats.h"
 #include "tests/modelfile/memory_model.h"
 
 using namespace qs;
@@ -109,6 +110,24 @@ private slots:
         QCOMPARE(s.levels_used, 3.0);
         QCOMPARE(s.levels_available, int64_t{256});
         QCOMPARE(s.clipped_fraction, 0.0);
+    }
+
+    // A row's clipped share is of the values compared, as the explorer's: NaN pairs are
+    // skipped, not counted as unclipped values (the report divided by every element). A
+    // row's own range clips nothing, so the row's figures are gathered here against a
+    // narrower range.
+    void clippedShareIsOfTheValuesCompared() {
+        std::vector<float> x = normalValues(10000, 1.0f, 3);
+        for (size_t i = 0; i < 2000; i += 2) x[i] = std::numeric_limits<float>::quiet_NaN();
+        const float lo = -1.0f, hi = 1.5f;
+        int64_t outside = 0;
+        for (float v : x) outside += v < lo || v > hi;
+        report_detail::Partial p;
+        report_detail::accumulate(x.data(), x.data(), static_cast<int64_t>(x.size()), lo, hi, report_detail::CodeIndex{}, p);
+        const ReportStats s = report_detail::statsOf(p, static_cast<int64_t>(x.size()), 256);
+        QCOMPARE(s.nan_pairs, int64_t{1000});
+        QVERIFY(outside > 1000);
+        QCOMPARE(s.clipped_fraction, static_cast<double>(outside) / 9000.0);
     }
 
     void figuresMatchTheExplorerFedTheTensorsRange() {

@@ -10,6 +10,8 @@
 #include "tests/ui/explorer_window_test.h"
 #include "ui/analysis/analysis_tabs.h"
 #include "ui/embedding/workbench_window.h"
+#include "ui/modelfile/model_docks.h"
+#include "ui/modelfile/model_file_controller.h"
 #include "ui/analysis/clip_sweep_view.h"
 #include "ui/view_navigator.h"
 #include "ui/views/framework_view.h"
@@ -132,6 +134,64 @@ private slots:
         QVERIFY(plot->legend->visible());
         QVERIFY(!plot->legend->outerRect().intersects(plot->axisRect()->rect()));
         QVERIFY(plot->legend->outerRect().right() <= plot->width());
+        // The range handles' labels, "↔ min_range = -3" and "max_range = 3 ↔", do not touch.
+        auto rectOf = [plot](const char* name) {
+            auto* label = plot->findChild<QCPItemText*>(QLatin1String(name));
+            return label ? QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()) : QRectF();
+        };
+        const QRectF minLabel = rectOf("rangeHandleMinLabel"), maxLabel = rectOf("rangeHandleMaxLabel");
+        QVERIFY(!minLabel.isEmpty() && !maxLabel.isEmpty());
+        QVERIFY2(!minLabel.intersects(maxLabel), qPrintable(QStringLiteral("min label right %1, max label left %2")
+                                                                .arg(minLabel.right()).arg(maxLabel.left()) + QStringLiteral(" min %1..%2 max %3..%4").arg(minLabel.top()).arg(minLabel.bottom()).arg(maxLabel.top()).arg(maxLabel.bottom())));
+    }
+
+    // A model opened on this screen: its docks join the Statistics dock as tabs, the window
+    // stays inside the screen, and the transfer plot keeps a usable data area (below the
+    // explorer they left it 120 pixels high under its legend).
+    void modelDocksLeaveThePlotsTheirSize() {
+        QSignalSpy opened(w_->modelFiles(), &ModelFileController::opened);
+        w_->openModel(QStringLiteral(QS_TEST_DATA_DIR "/models/tflite/person_detect.tflite"));
+        QVERIFY(opened.count() == 1 || opened.wait(10000));
+        QVERIFY(w_->showView(QStringLiteral("transfer")));
+        QVERIFY(settle());
+        QTest::qWait(50);  // the dock layout settles on the next events
+        ModelDocks* docks = w_->modelDocks();
+        for (QDockWidget* d : {docks->modelDockWidget(), docks->reportDockWidget(), docks->storedDockWidget()}) {
+            QCOMPARE(w_->dockWidgetArea(d), Qt::RightDockWidgetArea);
+            QVERIFY2(d->minimumSizeHint().width() <= available().width() / 3,
+                     qPrintable(QStringLiteral("%1 needs %2 px").arg(d->objectName()).arg(d->minimumSizeHint().width())));
+        }
+        QVERIFY(docks->modelDockWidget()->isVisible());  // the tab on show
+        QVERIFY2(available().contains(w_->frameGeometry()),
+                 qPrintable(QStringLiteral("window %1×%2").arg(w_->width()).arg(w_->height())));
+        QCustomPlot* plot = w_->transferView()->plot();
+        plot->replot();
+        const QRect data = plot->axisRect()->rect();
+        QVERIFY2(data.height() >= 250 && data.width() >= 250,
+                 qPrintable(QStringLiteral("data area %1×%2").arg(data.width()).arg(data.height())));
+    }
+
+    // The Statistics dock at this width: no value is elided ("1,262 below, 1,380 a…"); a long
+    // one wraps onto a second line of its row.
+    void statisticsShowWholeValues() {
+        DataSource source = model_->dataSource();
+        source.generator = QStringLiteral("normal:n=200000,std=2,seed=1");  // thousands clipped each side
+        model_->setDataSource(source);
+        QVERIFY(settle());
+        QTableWidget* table = w_->statsPanel()->table();
+        const QFontMetrics metrics(table->font());
+        const int room = table->columnWidth(1) - 4;
+        bool wrapped = false;
+        for (int i = 0; i < table->rowCount(); ++i) {
+            const QString text = table->item(i, 1)->text();
+            const int needed = metrics.boundingRect(QRect(0, 0, room, 1 << 16), Qt::TextWordWrap, text).height();
+            QVERIFY2(needed <= table->rowHeight(i), qPrintable(QStringLiteral("'%1' needs %2 px, has %3").arg(text).arg(needed).arg(table->rowHeight(i))));
+            wrapped = wrapped || metrics.horizontalAdvance(text) > room;
+        }
+        QVERIFY(wrapped);  // this window's clipped counts do not fit one line
+        // The table shows every row: nothing below its frame.
+        const int last = table->rowCount() - 1;
+        QVERIFY(table->rowViewportPosition(last) + table->rowHeight(last) <= table->viewport()->height());
     }
 
     void screenshots() {

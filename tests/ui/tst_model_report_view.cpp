@@ -317,6 +317,31 @@ private slots:
         QVERIFY(p->xAxis->range().upper >= longest);
     }
 
+    // In a narrow chart (the report tabbed beside the explorer on a 1280-pixel screen) a
+    // long name keeps its end and two fifths of the width: the bars keep the rest.
+    void longNamesLeaveTheBarsTheirWidth() {
+        SqnrBarChart chart;
+        qs::analysis::ModelReportOptions quick;
+        quick.calibrate = false;
+        auto r = qs::analysis::computeModelReport(*ordinaryAndNearGrid(), qs::defaultSpecFor(qs::QuantOp::QuantizeV2), quick);
+        QVERIFY(r.ok());
+        chart.setResult(std::make_shared<const qs::analysis::ModelReport>(std::move(r).value()));
+        chart.resize(400, 500);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCustomPlot* p = chart.plot();
+        p->replot();
+        const auto names = qSharedPointerCast<QCPAxisTickerText>(p->yAxis->ticker());
+        QVERIFY(!names->ticks().isEmpty());
+        const QFontMetrics metrics(p->yAxis->tickLabelFont());
+        for (const QString& name : names->ticks()) {
+            QVERIFY2(metrics.horizontalAdvance(name) <= p->width() * 2 / 5, qPrintable(name));
+            QVERIFY2(name.endsWith(QStringLiteral("_fake_quant_read")) || name.contains(QStringLiteral("near_grid_")),
+                     qPrintable(name));
+        }
+        QVERIFY2(p->axisRect()->width() >= p->width() / 2, qPrintable(QString::number(p->axisRect()->width())));
+    }
+
     // The names are chosen after the layout: a chart made smaller (a dock re-docked) names
     // as many bars as its new height holds, and an export never shown names its bars too
     // (the CLI's report PNG had none).

@@ -82,12 +82,20 @@ ModelDocks::ModelDocks(QMainWindow* window, ModelFileController* controller, Exp
 
 void ModelDocks::modelOpened() {
     const bool first = modelDockWidget_->isHidden();
+    const bool beside = first && companion_ && companion_->isVisible() && !companion_->isFloating() &&
+                        window_->height() < kShortWindowHeight;
+    if (beside) {
+        // A short window: the explorer keeps its height, the tensors share the side dock's
+        // place (a tab away from the statistics).
+        for (QDockWidget* d : {modelDockWidget_, reportDockWidget_, storedDockWidget_})
+            window_->tabifyDockWidget(companion_, d);
+    }
     for (QDockWidget* d : {modelDockWidget_, reportDockWidget_, storedDockWidget_}) d->show();
-    // The first time, 28 % of the window (180 to 320 pixels): the plots above keep a usable
-    // size (at half the window the transfer plot was 250 pixels high, half of it under its
-    // legend) and the stored codes' plot and table show whole; the dock's splitter gives it
-    // more. Later opens keep what the user made of it.
-    if (first)
+    // The first time below the explorer, 28 % of the window (180 to 320 pixels): the plots
+    // above keep a usable size (at half the window the transfer plot was 250 pixels high,
+    // half of it under its legend) and the stored codes' plot and table show whole; the
+    // dock's splitter gives it more. Later opens keep what the user made of it.
+    if (first && !beside)
         window_->resizeDocks({modelDockWidget_}, {std::clamp(window_->height() * 28 / 100, 180, 320)}, Qt::Vertical);
     modelDockWidget_->raise();
     report_->setModel(controller_->model());

@@ -5,7 +5,10 @@
 //  - Stored quantization: for the explored tensor when the file stores it as integer codes,
 //    the codes against TF's rules (StoredQuantView), optionally against a float original
 //    chosen with "Float original…" (the safetensors int8 file next to its float32 file).
-// All three sit in the bottom dock area, tabbed; they appear when the first model opens.
+// All three sit in the bottom dock area, tabbed; they appear when the first model opens. On a
+// short window (a 1280×800 laptop) they open tabbed with the side dock named by
+// setShortWindowCompanion() instead: below the explorer they left its transfer plot 120
+// pixels of data under its legend.
 #pragma once
 
 #include <QObject>
@@ -38,6 +41,11 @@ public:
     QDockWidget* reportDockWidget() const { return reportDockWidget_; }
     QDockWidget* storedDockWidget() const { return storedDockWidget_; }
 
+    // The side dock the model docks join, as tabs, when the first model opens in a window
+    // lower than kShortWindowHeight (the Statistics dock).
+    void setShortWindowCompanion(QDockWidget* companion) { companion_ = companion; }
+    static constexpr int kShortWindowHeight = 900;
+
     // The float file the stored codes are compared with (null: the file's own scales);
     // false with `error` when it cannot be opened.
     bool setOriginal(const QString& path, QString* error = nullptr);
@@ -58,6 +66,7 @@ private:
     QDockWidget* modelDockWidget_;
     QDockWidget* reportDockWidget_;
     QDockWidget* storedDockWidget_;
+    QDockWidget* companion_ = nullptr;
     qs::modelfile::ModelPtr original_;
     QString originalPath_;
 };

@@ -3,6 +3,8 @@
 #include <QCheckBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
+#include <QMenu>
+#include <QToolButton>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
@@ -89,6 +91,10 @@ ModelReportView::ModelReportView(QWidget* parent) : QWidget(parent) {
     status_ = new QLabel(tr("Open a model to report on its weight tensors."), this);
     status_->setObjectName(QStringLiteral("modelReportStatus"));
     status_->setWordWrap(true);
+    // A wrapped label's own minimum is its text at its narrowest (nine lines here), which
+    // made the bottom dock 320 pixels high at the least; the layout still gives it the
+    // lines its width needs.
+    status_->setMinimumSize(1, status_->fontMetrics().lineSpacing());
     progress_ = new QProgressBar(this);
     progress_->setObjectName(QStringLiteral("modelReportProgress"));
     progress_->setRange(0, 1000);
@@ -101,10 +107,18 @@ ModelReportView::ModelReportView(QWidget* parent) : QWidget(parent) {
     channels_ = new QCheckBox(tr("Channels"), this);
     channels_->setObjectName(QStringLiteral("modelReportChannels"));
     channels_->setToolTip(tr("Expand every tensor's per-channel rows (per-channel reports only)"));
-    auto* csv = new QPushButton(tr("Export CSV…"), this);
+    // One button for both formats keeps the row narrow enough for a side dock.
+    auto* exportButton = new QToolButton(this);
+    exportButton->setObjectName(QStringLiteral("modelReportExport"));
+    exportButton->setText(tr("Export"));
+    exportButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    auto* exportMenu = new QMenu(exportButton);
+    QAction* csv = exportMenu->addAction(tr("Report as CSV…"));
     csv->setObjectName(QStringLiteral("modelReportExportCsv"));
-    auto* json = new QPushButton(tr("Export JSON…"), this);
+    QAction* json = exportMenu->addAction(tr("Report as JSON…"));
     json->setObjectName(QStringLiteral("modelReportExportJson"));
+    exportButton->setMenu(exportMenu);
 
     table_ = new QTreeWidget(this);
     table_->setObjectName(QStringLiteral("modelReportTable"));
@@ -127,14 +141,15 @@ ModelReportView::ModelReportView(QWidget* parent) : QWidget(parent) {
 
     chart_ = new SqnrBarChart(this);
 
+    // The status on a line of its own: beside the buttons, its text made the view 550
+    // pixels wide at the least, too wide for a side dock on a 1280-pixel screen.
     auto* bar = new QHBoxLayout;
-    bar->addWidget(status_, 1);
-    bar->addWidget(progress_);
+    bar->addWidget(progress_, 1);
     bar->addWidget(cancel_);
     bar->addWidget(channels_);
-    bar->addWidget(csv);
-    bar->addWidget(json);
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    bar->addStretch();
+    bar->addWidget(exportButton);
+    auto* split = split_ = new QSplitter(Qt::Horizontal, this);  // resizeEvent turns it
     split->addWidget(table_);
     split->addWidget(chart_);
     split->setStretchFactor(0, 3);
@@ -142,6 +157,7 @@ ModelReportView::ModelReportView(QWidget* parent) : QWidget(parent) {
     split->setSizes({600, 400});  // the table's key columns in view from the start
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(status_);
     layout->addLayout(bar);
     layout->addWidget(split, 1);
 
@@ -172,12 +188,23 @@ ModelReportView::ModelReportView(QWidget* parent) : QWidget(parent) {
     });
     connect(cancel_, &QPushButton::clicked, service_, &ModelReportService::cancel);
     connect(channels_, &QCheckBox::toggled, this, [this](bool on) { on ? table_->expandAll() : table_->collapseAll(); });
-    connect(csv, &QPushButton::clicked, this, [this] { exportDialog(false); });
-    connect(json, &QPushButton::clicked, this, [this] { exportDialog(true); });
+    connect(csv, &QAction::triggered, this, [this] { exportDialog(false); });
+    connect(json, &QAction::triggered, this, [this] { exportDialog(true); });
     connect(table_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
         if (item) activate(item->data(ColName, kTensorRole).toString());
     });
     connect(chart_, &SqnrBarChart::tensorClicked, this, &ModelReportView::activate);
+}
+
+void ModelReportView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // Wide (the bottom dock area): the bars beside the table. Narrow (tabbed with the
+    // Statistics dock on a short screen): the bars below it, each the view's whole width.
+    // Not while hidden behind another tab: its placeholder size would turn it upright, and
+    // upright its minimum height raised the whole bottom dock area.
+    if (!isVisible()) return;
+    const Qt::Orientation wanted = width() >= 720 ? Qt::Horizontal : Qt::Vertical;
+    if (split_->orientation() != wanted) split_->setOrientation(wanted);
 }
 
 void ModelReportView::activate(const QString& name) {

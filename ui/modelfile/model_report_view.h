@@ -25,6 +25,7 @@ class QCheckBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -64,6 +65,9 @@ signals:
     // `spec`: reportRowSpec of the row (per tensor or along the row's axis, its range).
     void tensorActivated(const QString& name, const qs::QuantSpec& spec);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void showReport(ModelReportPtr report);
     void fillTable();
@@ -77,6 +81,7 @@ private:
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QCheckBox* channels_ = nullptr;
+    QSplitter* split_ = nullptr;
     ModelReportPtr shown_;
 };
 

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QFontMetrics>
 #include <QFontMetricsF>
 
 #include <qcustomplot.h>
 
+#include "ui/plot/layout_width.h"
 #include "ui/plot/plot_items.h"
 
 namespace qs::ui {
@@ -22,10 +24,10 @@ SqnrBarChart::SqnrBarChart(QWidget* parent) : ResultPlot(parent) {
     p->yAxis->grid()->setVisible(false);
     bars_ = new QCPBars(p->yAxis, p->xAxis);
     bars_->setObjectName(QStringLiteral("sqnrBars"));
-    bars_->setName(tr("SQNR under the op (ranges from each tensor's data)"));
+    bars_->setName(tr("SQNR, each tensor's own range"));
     bars_->setWidth(0.7);
     calibrated_ = items::graph(p, p->yAxis, p->xAxis, QStringLiteral("bestCalibration"),
-                               tr("SQNR with the best calibration's range"));
+                               tr("SQNR, best calibration's range"));
     calibrated_->setLineStyle(QCPGraph::lsNone);
     // Names only where they fit: with more bars than the axis has lines of text, every k-th
     // bar is labelled (the read-out names any bar under the cursor), so zooming in names all.
@@ -58,6 +60,7 @@ void SqnrBarChart::draw() {
     QCustomPlot* p = plot();
     names_.clear();
     labelStep_ = 0;
+    labelRoom_ = 0;
     QVector<double> keys, values, calKeys, calValues;
     const bool have = result_ && !result_->rows.empty();
     if (have) {
@@ -136,11 +139,17 @@ void SqnrBarChart::labelBars() {
     // Called after the layout: the axis rect has the height the bars are drawn in.
     const double pixelsPerBar = std::max(1, p->axisRect()->height()) / barsShown;
     const int step = std::max(1, static_cast<int>(std::ceil(lineHeight / pixelsPerBar)));
-    if (step == labelStep_) return;
+    // A name takes at most two fifths of the width, elided at its start: the end of a path
+    // ("…Conv2d_13_pointwise/weights/read") is what tells tensors apart, and whole names
+    // left the bars a sliver of a narrow dock.
+    const int room = std::max(80, layoutWidth(p) * 2 / 5);
+    if (step == labelStep_ && room == labelRoom_) return;
     labelStep_ = step;
+    labelRoom_ = room;
+    const QFontMetrics metrics(p->yAxis->tickLabelFont());
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(p->yAxis->ticker());
     ticker->clear();
-    for (int k = 0; k < names_.size(); k += step) ticker->addTick(k, names_[k]);
+    for (int k = 0; k < names_.size(); k += step) ticker->addTick(k, metrics.elidedText(names_[k], Qt::ElideLeft, room));
     // Other names need another width beside the bars: lay out again (the height, and so the
     // step, stays; this handler then returns above).
     for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})

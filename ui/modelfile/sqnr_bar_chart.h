@@ -52,6 +52,7 @@ private:
     double losslessAt_ = 0;
     QStringList names_;  // the bars' labels, in row order
     int labelStep_ = 0;  // the step labelBars last used (0: none yet)
+    int labelRoom_ = 0;  // the width it gave each name, in pixels
 };
 
 }  // namespace qs::ui

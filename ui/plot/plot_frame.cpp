@@ -9,6 +9,7 @@
 #include <qcustomplot.h>
 
 #include "ui/plot/layout_width.h"
+#include "ui/plot/legend_placement.h"
 #include "ui/plot/plot_export_dialogs.h"
 #include "ui/plot/plot_overlay.h"
 #include "ui/plot/presentation_scale.h"
@@ -267,8 +268,12 @@ void PlotFrame::placeLegendOnTop(int columns) {
     if (auto* inset = qobject_cast<QCPLayoutInset*>(legend->layout())) inset->take(legend);
     grid->insertRow(row);
     grid->addElement(row, 0, legend);
-    legend->setWrap(columns);
+    // One column until a replot knows the plot's width: a fixed two made the legend's two
+    // widest entries the plot's minimum width (650 pixels for the model report's bars,
+    // which pushed a 1280-pixel window past the screen's edge).
+    legend->setWrap(1);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // re-flows existing items
+    keepLegendColumnsFitting(plot_, columns);
     legend->setMargins(QMargins(4, 0, 4, 0));
     legend->setColumnSpacing(14);
     legend->setRowSpacing(0);

@@ -152,8 +152,9 @@ protected:
     // Message box in the middle of the main axis rect (e.g. "no per-channel data"); empty
     // hides it. Separate from the stale box.
     void setMessage(const QString& message);
-    // Moves plot()->legend out of the axis rect into a strip above it (under the title),
-    // `columns` entries per row: a legend that never covers data.
+    // Moves plot()->legend out of the axis rect into a strip above it (under the title), in
+    // as many columns as the plot's width holds, at most `columns`: a legend that never
+    // covers data and never decides the plot's minimum width.
     void placeLegendOnTop(int columns);
     // Shows plot()->legend in a font 0.9 times the frame's; above the axis rect with
     // `columnsOnTop` > 0 (placeLegendOnTop), else where it is.

@@ -67,6 +67,10 @@ RangeHandles::RangeHandles(QCustomPlot* plot, QCPAxis* xAxis, QCPAxis* yAxis, QO
     maxLabel_ = makeLabel(plot, xAxis, yAxis, QStringLiteral("rangeHandleMaxLabel"),
                           Qt::AlignRight);
     setColor(QColor(230, 120, 0));
+    // The two labels face each other between the lines; when the lines are close on screen
+    // (a narrow plot, a zoomed-out axis) the max label drops a line instead of covering the
+    // min label. Decided once the layout knows the pixels, on screen and in every export.
+    connect(plot, &QCustomPlot::afterLayout, this, &RangeHandles::staggerLabels);
     connect(plot, &QCustomPlot::mousePress, this, &RangeHandles::onPress);
     connect(plot, &QCustomPlot::mouseMove, this, &RangeHandles::onMove);
     connect(plot, &QCustomPlot::mouseRelease, this, &RangeHandles::onRelease);
@@ -115,6 +119,19 @@ void RangeHandles::place() {
     minLabel_->setText(grip + minName_ + QStringLiteral(" = ") + QString::number(min_, 'g', 6));
     maxLabel_->setText(maxName_ + QStringLiteral(" = ") + QString::number(max_, 'g', 6) +
                        (draggable_ ? QStringLiteral(" ↔") : QString()));
+}
+
+void RangeHandles::staggerLabels() {
+    auto width = [](const QCPItemText* label) {
+        const QMargins pad = label->padding();
+        return QFontMetricsF(label->font()).horizontalAdvance(label->text()) + pad.left() + pad.right();
+    };
+    const double gap = maxPixel() - minPixel();
+    const bool collide = gap < width(minLabel_) + width(maxLabel_) + 4;
+    const double rectHeight = std::max(1, xAxis_->axisRect()->height());
+    const QMargins pad = maxLabel_->padding();
+    const double lineHeight = QFontMetricsF(maxLabel_->font()).height() + pad.top() + pad.bottom() + 2;
+    maxLabel_->position->setCoords(max_, collide ? lineHeight / rectHeight : 0.0);
 }
 
 RangeHandles::Grab RangeHandles::hit(const QPointF& pos) const {

@@ -52,6 +52,7 @@ private:
     void onRelease(QMouseEvent* event);
     Grab hit(const QPointF& pos) const;
     void place();
+    void staggerLabels();
     double snapped(double x) const;
 
     QCustomPlot* plot_;

@@ -16,7 +16,6 @@
 #include "ui/analysis/analysis_status.h"
 #include "ui/compute/analysis_data.h"
 #include "ui/compute/framework_service.h"
-#include "ui/plot/legend_placement.h"
 #include "ui/plot/plot_items.h"
 
 namespace qs::ui {
@@ -201,8 +200,7 @@ FrameworkView::FrameworkView(FrameworkService* service, QWidget* parent)
     plot()->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
     // The legend above the curves (inside, it lay over them), then the difference panel
     // below them on the same x.
-    showSmallLegend(2);
-    keepLegendColumnsFitting(plot(), 3);
+    showSmallLegend(3);
     diffRect_ = items::rectBelow(plot(), QStringLiteral("frameworkDifferenceRect"));
     plot()->plotLayout()->setRowStretchFactor(plot()->plotLayout()->rowCount() - 1, 0.6);
     auto* margins = new QCPMarginGroup(plot());

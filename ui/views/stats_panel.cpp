@@ -1,9 +1,11 @@
 #include "ui/views/stats_panel.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QApplication>
 #include <QClipboard>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -11,6 +13,7 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -69,12 +72,14 @@ StatsPanel::StatsPanel(QWidget* parent) : QWidget(parent) {
         rowOfKey_.insert(QString::fromLatin1(kRows[i].key), i);
     }
     table_->resizeRowsToContents();
+    lineRowHeight_ = table_->rowHeight(0);
+    table_->setWordWrap(true);
+    table_->setTextElideMode(Qt::ElideNone);
     table_->setFocusPolicy(Qt::NoFocus);
     table_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    int tableHeight = table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth();
-    for (int i = 0; i < table_->rowCount(); ++i) tableHeight += table_->rowHeight(i);
-    table_->setFixedHeight(tableHeight);
+    table_->viewport()->installEventFilter(this);
+    fitRows();
     formula_ = new QLabel;
     formula_->setObjectName(QStringLiteral("formulaLabel"));
     formula_->setWordWrap(true);
@@ -102,6 +107,7 @@ void StatsPanel::setResult(std::shared_ptr<const qs::analysis::ExplorerResult> r
         title_->setText(tr("Statistics"));
         for (int i = 0; i < table_->rowCount(); ++i) table_->item(i, 1)->setText(QStringLiteral("—"));
         formula_->clear();
+        fitRows();
         setStale(false);
         return;
     }
@@ -146,7 +152,31 @@ void StatsPanel::setResult(std::shared_ptr<const qs::analysis::ExplorerResult> r
     set("data_min", dataRangeText(r));
     title_->setText(specTitle(r.spec) + (perChannel ? tr("  ·  %1 channels").arg(r.run.slices.size()) : QString()));
     formula_->setText(formulaText(r));
+    fitRows();
     setStale(false);
+}
+
+bool StatsPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == table_->viewport() && event->type() == QEvent::Resize) fitRows();
+    return QWidget::eventFilter(watched, event);
+}
+
+void StatsPanel::fitRows() {
+    // Measured with font metrics rather than resizeRowsToContents(), which lays out every
+    // cell's text on each edit: this runs on the UI thread after every result.
+    const QFontMetrics metrics(table_->font());
+    const int room = table_->columnWidth(1) - 2 * (table_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table_) + 1);
+    int height = table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth();
+    for (int i = 0; i < table_->rowCount(); ++i) {
+        const QString text = table_->item(i, 1)->text();
+        int lines = 1;
+        if (room > 0 && metrics.horizontalAdvance(text) > room)
+            lines = metrics.boundingRect(QRect(0, 0, room, 1 << 16), Qt::TextWordWrap, text).height() / metrics.lineSpacing();
+        const int rowHeight = lineRowHeight_ + (std::max(lines, 1) - 1) * metrics.lineSpacing();
+        if (table_->rowHeight(i) != rowHeight) table_->setRowHeight(i, rowHeight);
+        height += rowHeight;
+    }
+    if (table_->height() != height) table_->setFixedHeight(height);
 }
 
 QString StatsPanel::dataRangeText(const qs::analysis::ExplorerResult& r) {

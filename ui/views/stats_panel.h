@@ -51,8 +51,14 @@ public slots:
     void copyFormula() const;
     void exportCsvDialog();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void refreshColors();
+    // Each value on as many lines as the Value column needs (a narrow dock elided
+    // "1,380 above" to "1,380 a…"), and the table exactly as high as its rows.
+    void fitRows();
     // Copy formula, Copy table, Export statistics CSV… (from the table or the formula).
     void contextMenu(const QPoint& globalPos);
 
@@ -62,6 +68,7 @@ private:
     QLabel* formula_ = nullptr;
     QLabel* staleLabel_ = nullptr;
     QHash<QString, int> rowOfKey_;
+    int lineRowHeight_ = 0;  // a row of one line
     Theme theme_ = Theme::Light;
     bool stale_ = false;
 };

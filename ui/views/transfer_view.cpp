@@ -5,7 +5,6 @@
 
 #include <qcustomplot.h>
 
-#include "ui/plot/legend_placement.h"
 #include "ui/plot/plot_items.h"
 #include "ui/views/requested_range.h"
 #include "ui/views/view_text.h"
@@ -158,8 +157,7 @@ void TransferView::buildPlot() {
     // Above the plot, in as many columns as its width holds: inside it, the eight entries
     // covered the curve and its clipping knee on a 1280-pixel screen (any corner of the data
     // area holds some of the curve, the range lines or their labels once the user zooms).
-    showSmallLegend(2);
-    keepLegendColumnsFitting(p, 4);
+    showSmallLegend(4);
 }
 
 void TransferView::applySeriesStyle(const PlotPalette& c) {
