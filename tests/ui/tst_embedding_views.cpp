@@ -438,13 +438,24 @@ void TstEmbeddingViews::rangeSuggestionsApplyAndCsv() {
     QCOMPARE(csv[2], QByteArray("symmetric max |x|,-2,2,0.03,17.25,0"));
     QCOMPARE(csv[4], QByteArray("MSE-optimal,-1,1.25,0.0025,27.125,0.01"));
 
+    // A float32 bound in its fewest digits, the exact double in the tooltip and in Apply.
+    const double single = static_cast<double>(-0.49993807f);
+    panel.setSuggestions({{"min-max", single, 0.5, 0.01, 20, 0}});
+    QCOMPARE(panel.cellText(0, RangeSuggestionsPanel::LowerColumn), QStringLiteral("-0.49993807"));
+    QCOMPARE(panel.cellText(0, RangeSuggestionsPanel::UpperColumn), QStringLiteral("0.5"));
+    QVERIFY(panel.table()->item(0, RangeSuggestionsPanel::LowerColumn)->toolTip().contains(QStringLiteral("-0.49993807077407837")));
+    panel.applyButton(0)->click();
+    QCOMPARE(spy.last()[0].toDouble(), single);
+    QCOMPARE(RangeSuggestionsPanel::boundText(0.1), QStringLiteral("0.1"));  // a double: Python's repr
+    QCOMPARE(RangeSuggestionsPanel::boundText(-3), QStringLiteral("-3.0"));
+
     // New suggestions replace the rows and their buttons.
     panel.setSuggestions({suggestions()[1]});
     QCOMPARE(panel.table()->rowCount(), 1);
     QCOMPARE(panel.bestRow(), 0);
     panel.applyButton(0)->click();
-    QCOMPARE(spy.count(), 3);
-    QCOMPARE(spy[2][0].toDouble(), -2.0);
+    QCOMPARE(spy.count(), 4);
+    QCOMPARE(spy[3][0].toDouble(), -2.0);
     panel.setSuggestions({});
     QCOMPARE(panel.table()->rowCount(), 0);
     QCOMPARE(panel.bestRow(), -1);

@@ -5,7 +5,9 @@
 //
 // With QS_SCREENSHOT_DIR set (run under xvfb-run with QT_QPA_PLATFORM=xcb), the last test
 // also writes a screenshot of the window on each view there, to be looked at.
+#include <QScrollBar>
 #include <QTabBar>
+#include <QTableWidget>
 
 #include "tests/ui/explorer_window_test.h"
 #include "ui/analysis/analysis_tabs.h"
@@ -61,6 +63,13 @@ private slots:
                 QVERIFY2(edit->width() >= room, qPrintable(QStringLiteral("%1 is %2 px").arg(edit->objectName()).arg(edit->width())));
             }
         QVERIFY(fields >= 2);
+        // The range suggestions show every column, without a scroll bar.
+        auto* suggestions = bench->findChild<QTableWidget*>(QStringLiteral("rangeSuggestionsPanelTable"));
+        QVERIFY(suggestions);
+        QTRY_VERIFY_WITH_TIMEOUT(suggestions->rowCount() > 0, 10000);
+        QTest::qWait(50);
+        QVERIFY2(suggestions->horizontalScrollBar()->maximum() == 0,
+                 qPrintable(QStringLiteral("%1 px behind the scroll bar").arg(suggestions->horizontalScrollBar()->maximum())));
         bench->close();
     }
 

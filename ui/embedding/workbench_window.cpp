@@ -6,6 +6,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -15,6 +16,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -30,6 +32,7 @@
 #include "ui/embedding/views/sharding_view.h"
 #include "ui/embedding/views/storage_export_panel.h"
 #include "ui/embedding/workbench_controller.h"
+#include "ui/panels/width_adaptive_splitter.h"
 #include "ui/window_fit.h"
 #include "ui/presentation_mode.h"
 
@@ -88,7 +91,8 @@ void WorkbenchWindow::createTabs() {
     occupancy_ = new OccupancyView;
     suggestions_ = new RangeSuggestionsPanel;
     storage_ = new StorageExportPanel;
-    auto* lower = new QSplitter(Qt::Horizontal);
+    auto* lower = tableLower_ = new WidthAdaptiveSplitter;
+    lower->setObjectName(QStringLiteral("tableTabLowerSplitter"));
     lower->addWidget(suggestions_);
     lower->addWidget(storage_);
     lower->setStretchFactor(0, 3);
@@ -295,6 +299,7 @@ void WorkbenchWindow::showTableAnalysis(const TableAnalysisPtr& a) {
     else occupancy_->clear();
     occupancy_->setSuggestions(a->suggestions);
     suggestions_->setSuggestions(a->suggestions, inputs && inputs->quantization ? inputs->quantization->num_buckets : 256);
+    tableLower_->reconsider();  // the suggestions' columns may need the whole width now
     if (a->storage) storage_->setStorage(*a->storage); else storage_->clear();
     heatMap_->setWindow(a->window);
     suggestions_->setStale(false);

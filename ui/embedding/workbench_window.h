@@ -38,6 +38,7 @@ class HeatMapView;
 class OccupancyView;
 class PipelineView;
 class RangeSuggestionsPanel;
+class WidthAdaptiveSplitter;
 class ShardingView;
 class StorageExportPanel;
 class WorkbenchController;
@@ -107,6 +108,7 @@ private:
     QTabWidget* tabs_ = nullptr;
     OccupancyView* occupancy_ = nullptr;
     RangeSuggestionsPanel* suggestions_ = nullptr;
+    WidthAdaptiveSplitter* tableLower_ = nullptr;
     StorageExportPanel* storage_ = nullptr;
     HeatMapView* heatMap_ = nullptr;
     QSpinBox* firstRow_ = nullptr;

@@ -1,6 +1,8 @@
 #include "ui/embedding/views/range_suggestions_panel.h"
 
+#include <charconv>
 #include <cmath>
+#include <utility>
 
 #include <QHeaderView>
 #include <QLabel>
@@ -24,7 +26,25 @@ RangeSuggestionsPanel::RangeSuggestionsPanel(QWidget* parent)
     t->horizontalHeaderItem(ClippedColumn)->setToolTip(tr("Share of the table's values outside [lower, upper]"));
     t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     t->horizontalHeader()->setStretchLastSection(false);
+    t->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);  // its size hint: its rows
     setSuggestions({});
+}
+
+QString RangeSuggestionsPanel::boundText(double value) {
+    // A bound that is a float32 (the table's values are) in the fewest digits that read back
+    // as that float32, Python-style ("2.0"): its double's 17 digits ("-0.49993807077407837")
+    // pushed the error columns out of a 1280-pixel window. The tooltip has the exact text,
+    // which Apply writes.
+    if (!std::isfinite(value)) return qs(qs::tpu::pyFloatRepr(value));
+    const auto single = static_cast<float>(value);
+    // Any other double (an interpolated percentile) in nine digits, a float32's worth.
+    if (static_cast<double>(single) != value) return QString::number(value, 'g', 9);
+    char buffer[32];
+    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, single);
+    if (ec != std::errc()) return qs(qs::tpu::pyFloatRepr(value));
+    QString text = QString::fromLatin1(buffer, end - buffer);
+    if (!text.contains(QLatin1Char('.')) && !text.contains(QLatin1Char('e'))) text += QStringLiteral(".0");
+    return text;
 }
 
 QPushButton* RangeSuggestionsPanel::applyButton(int row) const {
@@ -48,8 +68,8 @@ void RangeSuggestionsPanel::setSuggestions(const std::vector<qs::embedding::Rang
         // Bounds as Python prints them: what "Copy as TensorFlow code" would write.
         const QString lower = qs(qs::tpu::pyFloatRepr(s.lower)), upper = qs(qs::tpu::pyFloatRepr(s.upper));
         setCell(r, MethodColumn, qs(s.method));
-        setCell(r, LowerColumn, lower);
-        setCell(r, UpperColumn, upper);
+        setCell(r, LowerColumn, boundText(s.lower));
+        setCell(r, UpperColumn, boundText(s.upper));
         setCell(r, MseColumn, statText(s.mse, 4));
         setCell(r, SqnrColumn, std::isfinite(s.sqnr_db) ? tr("%1 dB").arg(s.sqnr_db, 0, 'f', 2) : statText(s.sqnr_db));
         setCell(r, ClippedColumn, tr("%1 %").arg(statText(100.0 * s.clipped_fraction, 3)));
@@ -61,6 +81,9 @@ void RangeSuggestionsPanel::setSuggestions(const std::vector<qs::embedding::Rang
             item->setFont(f);
             item->setToolTip(r == best_ ? tr("%1: the lowest MSE of these").arg(qs(s.method)) : QString());
         }
+        for (auto [column, exact] : {std::pair{int(LowerColumn), lower}, std::pair{int(UpperColumn), upper}})
+            if (t->item(r, column)->text() != exact)
+                t->item(r, column)->setToolTip(tr("exactly %1 (what Apply writes)").arg(exact));
         auto* apply = new QPushButton(tr("Apply"));
         apply->setObjectName(QStringLiteral("applySuggestion%1").arg(r));
         apply->setToolTip(tr("Use lower = %1, upper = %2 in the table's QuantizationConfig").arg(lower, upper));

@@ -25,6 +25,10 @@ public:
     QPushButton* applyButton(int row) const;  // null past the rows
     int bestRow() const { return best_; }     // lowest finite MSE, -1 when none
 
+    // A bound as its cell shows it: a float32 value in the fewest digits that read back as
+    // it ("-0.49993807", "2.0"), any other double in nine significant digits.
+    static QString boundText(double value);
+
     // method,lower,upper,mse,sqnr_db,clipped_fraction (exact numbers).
     data::TextTable csvTable() const override;
 
