@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QKeyEvent>
 #include <QKeySequence>
@@ -56,6 +57,19 @@ namespace {
 const QList<int> kNextKeys{Qt::Key_Right, Qt::Key_PageDown, Qt::Key_Space};
 const QList<int> kPreviousKeys{Qt::Key_Left, Qt::Key_PageUp};
 
+// A field the audience is asked to change (a "Try these" spin box, a text field, a slider)
+// keeps the arrows, Space and Page keys while it has the focus: they move its cursor or its
+// value, and stepping the lesson under the typing hand lost the edit.
+bool takesItsOwnKeys(const QWidget* widget) {
+    for (const QWidget* w = widget; w && !w->isWindow(); w = w->parentWidget()) {
+        if (w->inherits("QLineEdit") || w->inherits("QAbstractSpinBox") || w->inherits("QAbstractSlider") ||
+            w->inherits("QTextEdit") || w->inherits("QPlainTextEdit"))
+            return true;
+        if (const auto* combo = qobject_cast<const QComboBox*>(w); combo && combo->isEditable()) return true;
+    }
+    return false;
+}
+
 QString keyNames(const QList<int>& keys) {
     QStringList names;
     for (int k : keys) names << QKeySequence(k).toString(QKeySequence::NativeText);
@@ -76,11 +90,13 @@ bool PresentationMode::eventFilter(QObject* watched, QEvent* event) {
     if (!widget || widget->window() != window_) return QObject::eventFilter(watched, event);
     const int key = static_cast<QKeyEvent*>(event)->key();
     if (key == Qt::Key_Escape) {
-        setOn(false);
+        // From a field: back to stepping first (the window takes the focus), then out.
+        if (takesItsOwnKeys(widget)) window_->setFocus(Qt::ShortcutFocusReason);
+        else setOn(false);
         return true;
     }
     const int delta = kNextKeys.contains(key) ? +1 : kPreviousKeys.contains(key) ? -1 : 0;
-    if (delta == 0) return QObject::eventFilter(watched, event);
+    if (delta == 0 || takesItsOwnKeys(widget)) return QObject::eventFilter(watched, event);
     emit stepRequested(delta);
     return true;
 }

@@ -382,6 +382,19 @@ void TstLessonsUi::presentationShowsTheLessonsViewAndParameters() {
     QVERIFY(!strip->findChild<QWidget*>(QStringLiteral("opCombo"))->isVisible());
     QVERIFY(!w_->findChild<QDockWidget*>(QStringLiteral("parametersDock"))->isVisible());
 
+    // A field of the strip with the focus keeps its keys: the arrows move its cursor, not
+    // the lesson.
+    auto* axis = strip->findChild<QSpinBox*>(QStringLiteral("axisSpin"));
+    QVERIFY(axis);
+    axis->setFocus();
+    QTRY_VERIFY(axis->hasFocus());
+    QTest::keyClick(axis, Qt::Key_Right);
+    QTest::keyClick(axis, Qt::Key_Space);
+    QCOMPARE(lessons()->currentIndex(), indexOf(all, QStringLiteral("per-channel")));
+    QTest::keyClick(axis, Qt::Key_Escape);  // out of the field, still presenting
+    QVERIFY(w_->presentationMode()->isOn());
+    QVERIFY(!axis->hasFocus());
+
     QTest::keyClick(w_.get(), Qt::Key_Right);  // TPU simulated quantization: no axis
     QCOMPARE(lessons()->currentIndex(), indexOf(all, QStringLiteral("tpu-combiner")));
     QCOMPARE(w_->currentView(), QStringLiteral("error-histogram"));
