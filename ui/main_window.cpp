@@ -128,9 +128,15 @@ void MainWindow::createDocks() {
     setTabPosition(Qt::LeftDockWidgetArea, QTabWidget::North);
     params->raise();
     // The model docks (Model, Model report, Stored quantization): below the views, where
-    // tables of many columns have the width; shown when a model opens.
+    // tables of many columns have the width (beside them on a short window); shown when a
+    // model opens.
     modelDocks_ = new ModelDocks(this, modelFiles_, model_);
     modelDocks_->setShortWindowCompanion(statsDock_);
+    // A channel's row of the report: a view that shows that channel.
+    connect(modelDocks_, &ModelDocks::channelActivated, this, [this] {
+        if (currentView() != QLatin1String("transfer") && currentView() != QLatin1String("per-channel"))
+            showView(QStringLiteral("transfer"));
+    });
 }
 
 void MainWindow::createMenus() {

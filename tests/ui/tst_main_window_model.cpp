@@ -454,6 +454,22 @@ private slots:
         QVERIFY(w_->modelDocks()->storedView()->comparison());
     }
 
+    // A channel's row of a per-channel report: the explorer shows that tensor with the
+    // channel's transfer curve, and a view that draws it (the whole tensor opened before).
+    void aChannelRowShowsThatChannel() {
+        CHECK(openTestModel());
+        QVERIFY(w_->showView(QStringLiteral("histogram")));
+        ModelReportView* report = w_->modelDocks()->reportView();
+        qs::QuantSpec spec = model_->spec();
+        spec.axis = 0;  // [4, 3, 2, 5] along its first axis
+        emit report->tensorActivated(kWeight, spec, 2);
+        QCOMPARE(model_->dataSource().tensor, kWeight);
+        QCOMPARE(model_->viewState().channel, qint64{2});
+        QCOMPARE(w_->currentView(), QStringLiteral("transfer"));
+        QVERIFY(settle());
+        QCOMPARE(w_->lastResult()->curve_channel, int64_t{2});
+    }
+
     // After a model tensor was explored, File → Open data file… opens data files as data: the
     // tensor's name stays behind with the model, so a .npy is not searched for that tensor
     // and a .vec is not refused as a model file.

@@ -219,6 +219,10 @@ private slots:
         QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, onRow(t, dense->child(1)));
         QCOMPARE(activated.count(), 1);
         QCOMPARE(activated.last().at(0).toString(), QString("dense"));
+        // That channel (children sort by SQNR too), not the whole tensor.
+        QCOMPARE(QStringLiteral("channel %1").arg(activated.last().at(2).toLongLong()), name(dense->child(1)));
+        QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, onRow(t, dense));
+        QCOMPARE(activated.last().at(2).toLongLong(), qint64{-1});
     }
 
     // A per-tensor report row explored per channel when clicked (33.8 dB in the row, 96 dB

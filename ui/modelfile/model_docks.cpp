@@ -12,6 +12,7 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include "ui/model/explorer_model.h"
 #include "ui/model/native_file.h"
 #include "ui/modelfile/model_dock.h"
 #include "ui/modelfile/model_file_controller.h"
@@ -69,9 +70,15 @@ ModelDocks::ModelDocks(QMainWindow* window, ModelFileController* controller, Exp
 
     connect(controller_, &ModelFileController::opened, this, &ModelDocks::modelOpened);
     connect(controller_, &ModelFileController::selectionChanged, this, &ModelDocks::showStored);
-    connect(report_, &ModelReportView::tensorActivated, this, [this](const QString& name, const qs::QuantSpec& spec) {
-        controller_->selectTensorWithSpec(name, spec);
-    });
+    connect(report_, &ModelReportView::tensorActivated, this,
+            [this, explorer](const QString& name, const qs::QuantSpec& spec, qint64 channel) {
+                if (!controller_->selectTensorWithSpec(name, spec) || channel < 0) return;
+                // A channel's row: its transfer curve, in the view that compares channels.
+                ViewState view = explorer->viewState();
+                view.channel = channel;
+                explorer->setViewState(view);
+                emit channelActivated();
+            });
     connect(originalButton_, &QPushButton::clicked, this, &ModelDocks::chooseOriginal);
     connect(stored_, &StoredQuantView::applyRequested, this, [this](int rule) {
         QString error;

@@ -51,6 +51,11 @@ public:
     bool setOriginal(const QString& path, QString* error = nullptr);
     qs::modelfile::ModelPtr original() const { return original_; }
 
+signals:
+    // A channel's row of the report was clicked: the explorer shows its tensor with that
+    // channel's transfer curve (the window then shows a view that draws it).
+    void channelActivated();
+
 private:
     void modelOpened();
     void showStored(const QString& tensor);

@@ -25,7 +25,8 @@ namespace qs::ui {
 namespace {
 
 constexpr int kSortRole = Qt::UserRole;      // the number a column sorts by
-constexpr int kTensorRole = Qt::UserRole + 1;  // the tensor a row belongs to
+constexpr int kTensorRole = Qt::UserRole + 1;   // the tensor a row belongs to
+constexpr int kChannelRole = Qt::UserRole + 2;  // a channel row's channel
 constexpr int kInt32Role = Qt::UserRole + 2;   // a tensor of int32 codes (set on ColName)
 
 // Sorts by the number in kSortRole when both have one (NaN after every number), else by text.
@@ -191,9 +192,11 @@ ModelReportView::ModelReportView(QWidget* parent) : QWidget(parent) {
     connect(csv, &QAction::triggered, this, [this] { exportDialog(false); });
     connect(json, &QAction::triggered, this, [this] { exportDialog(true); });
     connect(table_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
-        if (item) activate(item->data(ColName, kTensorRole).toString());
+        if (!item) return;
+        const QVariant channel = item->data(ColName, kChannelRole);
+        activate(item->data(ColName, kTensorRole).toString(), channel.isValid() ? channel.toLongLong() : -1);
     });
-    connect(chart_, &SqnrBarChart::tensorClicked, this, &ModelReportView::activate);
+    connect(chart_, &SqnrBarChart::tensorClicked, this, [this](const QString& name) { activate(name); });
 }
 
 void ModelReportView::resizeEvent(QResizeEvent* event) {
@@ -207,11 +210,11 @@ void ModelReportView::resizeEvent(QResizeEvent* event) {
     if (split_->orientation() != wanted) split_->setOrientation(wanted);
 }
 
-void ModelReportView::activate(const QString& name) {
+void ModelReportView::activate(const QString& name, qint64 channel) {
     if (!shown_) return;
     for (const auto& row : shown_->rows)
         if (QString::fromStdString(row.name) == name)
-            return emit tensorActivated(name, qs::analysis::reportRowSpec(shown_->spec, row));
+            return emit tensorActivated(name, qs::analysis::reportRowSpec(shown_->spec, row), channel);
 }
 
 ModelReportView::~ModelReportView() = default;
@@ -295,6 +298,7 @@ void ModelReportView::fillTable() {
                 auto* child = new ReportItem(item);
                 child->setText(ColName, tr("channel %1").arg(ch.channel));
                 child->setData(ColName, kTensorRole, name);
+                child->setData(ColName, kChannelRole, static_cast<qlonglong>(ch.channel));
                 setNumber(child, ColAxis, row.axis, QString::number(row.axis));
                 setStats(child, ch.stats);
             }

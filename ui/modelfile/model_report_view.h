@@ -2,8 +2,8 @@
 // per-channel report's channels as child rows, expandable, or all at once with "Channels")
 // beside a horizontal bar chart of SQNR per tensor (SqnrBarChart), with progress, cancel and
 // CSV/JSON export (the chart's own menu exports PNG/SVG/PDF). Clicking a row or a bar emits
-// tensorActivated(name, spec) with the exact spec the row was computed with (so the explorer
-// shows the row's numbers). The key columns (SQNR, best calibration) come first; the int32
+// tensorActivated(name, spec, channel) with the exact spec the row was computed with (so the
+// explorer shows the row's numbers); a channel's row names its channel, others -1. The key columns (SQNR, best calibration) come first; the int32
 // biases int8 schemes keep at 32 bits rank after the other tensors (said in the status line).
 // It runs nothing itself: its ModelReportService computes off the UI thread and follows the
 // ExplorerModel's op settings.
@@ -62,8 +62,9 @@ public:
     bool exportJson(const QString& path, QString* error = nullptr) const;
 
 signals:
-    // `spec`: reportRowSpec of the row (per tensor or along the row's axis, its range).
-    void tensorActivated(const QString& name, const qs::QuantSpec& spec);
+    // `spec`: reportRowSpec of the row (per tensor or along the row's axis, its range);
+    // `channel`: the channel of a per-channel child row, -1 for the tensor's row or a bar.
+    void tensorActivated(const QString& name, const qs::QuantSpec& spec, qint64 channel);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -72,7 +73,7 @@ private:
     void showReport(ModelReportPtr report);
     void fillTable();
     void exportDialog(bool json);
-    void activate(const QString& name);
+    void activate(const QString& name, qint64 channel = -1);
 
     ModelReportService* service_ = nullptr;
     SqnrBarChart* chart_ = nullptr;
