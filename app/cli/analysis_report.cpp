@@ -103,6 +103,7 @@ JsonOut bitSweepJson(const AnalysisSource& source, const DataSummary& data,
     j.set("theory", sweep.theory);
     j.set("signal_power", sweep.signal_power);
     j.set("note", sweep.note);
+    j.set("gap_note", sweep.gap_note);  // why the measured curve falls short of the theory
     JsonOut::Array rows;
     for (const analysis::BitSweepRow& r : sweep.rows)
         rows.emplace_back(JsonOut::Object{{"bits", r.bits},
@@ -112,7 +113,8 @@ JsonOut bitSweepJson(const AnalysisSource& source, const DataSummary& data,
                                           {"levels", r.levels},
                                           {"levels_in_range", r.levels_in_range},
                                           {"levels_used", r.levels_used},
-                                          {"step", r.step}});
+                                          {"step", r.step},
+                                          {"wrapped", r.wrapped}});
     j.set("rows", std::move(rows));
     return j;
 }

@@ -362,8 +362,10 @@ Analyses, their CSV columns and what the JSON adds:
                QuantizeV2: only 8, 16, 32 exist, other widths are skipped with a note).
                CSV: bits,mse,sqnr_db,theory_sqnr_db,levels,levels_in_range,levels_used,step
                (sqnr_db = 10*log10(sum x^2 / sum (x-Q(x))^2); theory_sqnr_db for the op's
-               actual step D: 10*log10(P / (D^2/12))). JSON: the rows, signal_power,
-               the theory in words, a note.
+               actual step D: 10*log10(P / (D^2/12))). JSON: the rows (each with
+               wrapped: values whose qint32 code passed 2^31 - 1 and wrapped to -2^31,
+               as TF's cast does), signal_power, the theory in words, a note and
+               gap_note (why the measured curve falls short of the theory).
   sweep-clip   MSE against the clipping bound a, the op fed [-a, a], a = max|x|*i/points.
                CSV: alpha,mse,gaussian_mse,laplace_mse (measured, then the closed forms
                for the fitted sigma and Laplace b). JSON: the points, optimum {alpha, mse

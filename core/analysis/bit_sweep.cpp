@@ -126,6 +126,23 @@ std::string percentText(double fraction) {
     return text;
 }
 
+// The values of a per-tensor QuantizeV2 qint32 run whose code wrapped: in float32, x·s at
+// the top of the range rounds to 2^31, one past the largest qint32, and TF's cast turns it
+// into the lowest code (spec 1.8), so the value comes back as the range's min.
+int64_t wrappedCount(const QuantSpec& spec, const SliceQuant& slice, std::span<const float> x) {
+    if (spec.op != QuantOp::QuantizeV2 || spec.T != QType::QInt32) return 0;
+    auto quantizer = SliceQuantizer::make(spec, slice.requested_min, slice.requested_max);
+    if (!quantizer) return 0;
+    const auto& q = *quantizer;
+    const double lowest = static_cast<double>(std::numeric_limits<int32_t>::min());
+    if (q(slice.output_max).code != lowest) return 0;  // the top does not wrap: nothing does
+    // Only values in the upper half can reach the top code.
+    const float from = slice.output_min + 0.5f * (slice.output_max - slice.output_min);
+    int64_t n = 0;
+    for (float v : x) n += v > from && v > 0 && q(v).code == lowest;
+    return n;
+}
+
 // Why the measured curve falls short of the theory (see BitSweep::gap_note).
 std::string gapNote(const BitSweep& sweep) {
     bool anyFinite = false;
@@ -136,6 +153,14 @@ std::string gapNote(const BitSweep& sweep) {
     std::string drop;
     for (size_t i = 1; i < sweep.rows.size(); ++i) {
         const BitSweepRow &a = sweep.rows[i - 1], &b = sweep.rows[i];
+        if (b.wrapped > 0) {
+            drop = "At " + std::to_string(b.bits) + " bits " + std::to_string(b.wrapped) + " values (" +
+                   percentText(static_cast<double>(b.wrapped) / static_cast<double>(std::max<int64_t>(b.count, 1))) +
+                   " %) at the top of the range wrap to the lowest code: in float32, x·s there rounds to "
+                   "2^31, one past qint32's largest code, and TF's cast turns it into −2^31, so they come "
+                   "back as the range's min (the op's own result; explore that width to see them).";
+            break;
+        }
         if (std::isfinite(a.sqnr_db) && std::isfinite(b.sqnr_db) && b.sqnr_db < a.sqnr_db - 1.0) {
             drop = "At " + std::to_string(b.bits) + " bits the measured SQNR falls below the " +
                    std::to_string(a.bits) + "-bit figure: the op computes its codes in float32, which holds "
@@ -198,6 +223,7 @@ Result<BitSweep> sweepBits(const TensorRef<float>& data, const QuantSpec& base, 
         row.sqnr_db = m.stats.sqnr_db;
         row.clipped = m.clipped_below + m.clipped_above;
         row.count = m.stats.count;
+        if (m.run.slices.size() == 1) row.wrapped = wrappedCount(*spec, q, data.data);
         // Per channel each slice has its own range: the power is the data's.
         sweep.signal_power = m.run.slices.size() == 1 ? kindSignalPower(kind, q, measuredPower) : measuredPower;
         row.theory_sqnr_db = theorySqnrDb(sweep.signal_power, row.step);

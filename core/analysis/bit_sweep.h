@@ -66,6 +66,8 @@ struct BitSweepRow {
     double theory_sqnr_db = 0;   // theorySqnrDb(signal_power, step)
     int64_t clipped = 0;         // values the op clipped (SliceQuant::clips, as the explorer)
     int64_t count = 0;           // values compared (NaN pairs skipped)
+    int64_t wrapped = 0;         // values whose code passed qint32's top and wrapped to its
+                                 // lowest (TF's +2^31 → −2^31): they come back as the min
 };
 
 struct BitSweep {

@@ -243,11 +243,15 @@ Result<SliceQuantizer> SliceQuantizer::make(const QuantSpec& spec_in, float min,
         info.code_highest = spec.num_buckets - 1;
         q.impl_ = k;
     }
-    const ValuePoint lo = q(info.output_min), hi = q(info.output_max), zero = q(0.0f);
+    const ValuePoint lo = q(info.output_min), zero = q(0.0f);
+    ValuePoint hi = q(info.output_max);
+    // qint32's top wraps to its lowest code (TF's +2^31 → −2^31, spec 1.8): Δ then comes
+    // from a point three quarters up the range, which Dequantize maps on the same line.
+    if (!(hi.code > lo.code)) hi = q(info.output_min + 0.75f * (info.output_max - info.output_min));
     // Δ: QDQ and TPU multiply codes by one constant; Dequantize's is implicit in its formula.
     if (const auto* v = std::get_if<Qdq>(&q.impl_)) info.step = v->params.inv;
     else if (const auto* k = std::get_if<tpu::SimQuantF32>(&q.impl_)) info.step = k->quantum;
-    else info.step = hi.code != lo.code ? (hi.output - lo.output) / (hi.code - lo.code) : 0.0;
+    else info.step = hi.code > lo.code ? (hi.output - lo.output) / (hi.code - lo.code) : 0.0;
     info.zero_code = codeAsInt64(zero.code);
     info.zero_output = static_cast<float>(zero.output);
     info.clip_min = clipEnd(info.output_min, info.requested_min, true);

@@ -225,6 +225,30 @@ void TstOneTruth::bitSweepCoversEveryWidthAndExplainsTheGap() {
     auto inside = sweepBits(std::span<const float>(x), qdq(QuantOp::QuantizeAndDequantizeV2, 8, false), 2, 16);
     QVERIFY(inside);
     QVERIFY(inside->gap_note.empty());
+
+    // qint32's drop at 32 bits: the values at the top of the range wrap to the lowest code
+    // (TF's +2^31 → −2^31) and come back as the min. The row counts exactly those whose
+    // output the op flips to the bottom, the note names it, and Δ is the grid's, not 0.
+    const std::span<const float> xs(x);
+    for (QuantizeMode mode : {QuantizeMode::MinCombined, QuantizeMode::Scaled}) {
+        const QuantSpec base = quantizeV2(QType::QInt8, mode, -1, RangeSource::Given);
+        auto wide = sweepBits(xs, base, 8, 32);
+        QVERIFY(wide);
+        const BitSweepRow& top = wide->rows.back();
+        QCOMPARE(top.spec.T, QType::QInt32);
+        auto run = computeExplorer(top.spec, TensorRef<float>{x, Shape{static_cast<int64_t>(x.size())}});
+        QVERIFY(run);
+        const float bottom = run->run.slices.at(0).output_min;
+        int64_t flipped = 0;
+        for (size_t i = 0; i < x.size(); ++i) flipped += x[i] > 0 && run->output[i] == bottom;
+        QVERIFY(flipped > 0);
+        QCOMPARE(top.wrapped, flipped);
+        QCOMPARE(wide->rows.front().wrapped, int64_t{0});
+        QVERIFY2(QString::fromStdString(wide->gap_note).contains("wrap to the lowest code"), wide->gap_note.c_str());
+        QVERIFY(!QString::fromStdString(wide->gap_note).contains("2^24"));
+        const double range = run->run.slices.at(0).output_max - bottom;
+        QVERIFY2(std::abs(top.step - range / 4294967295.0) < 1e-6 * top.step, qPrintable(QString::number(top.step)));
+    }
 }
 
 void TstOneTruth::clipAndCalibrationCurrentAreTheExplorers() {
