@@ -52,7 +52,7 @@ shot screenshot-model-dock 1600x1000 "$person" --model-view tensors
 shot screenshot-1280-model-dock 1280x800 "$person" --model-view tensors
 shot screenshot-1280-model-report-dock 1280x800 "$person" --model-view report
 shot screenshot-model-report-dock 1600x1000 "$person" --model-view report
-shot screenshot-stored-quant 1600x1000 "$int8" --model-view stored
+shot screenshot-stored-quant 1600x1000 "$person" --tensor MobilenetV1/Conv2d_2_depthwise/depthwise_weights/read --model-view stored
 workbench=(table heatmap feature sharding pipelining)
 for i in "${!workbench[@]}"; do
     shot "screenshot-workbench-${workbench[$i]}" 1600x1000 --workbench - --workbench-tab "$i"

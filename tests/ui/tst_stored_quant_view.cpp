@@ -198,6 +198,17 @@ private slots:
         QVERIFY2(view.summaryLabel()->text().startsWith(exact), qPrintable(view.summaryLabel()->text()));
         QVERIFY(view.summaryLabel()->text().contains("reproduces all 8 stored codes"));
         QCOMPARE(table->selectionModel()->selectedRows().size(), 1);
+        // In a side dock's width (a 1280-pixel screen) the columns fit without scrolling and
+        // the rules' names keep a third of it: the figures' headers take two lines.
+        view.resize(430, 700);
+        const auto columnsWidth = [table] {
+            int sum = 0;
+            for (int c = 0; c < table->columnCount(); ++c) sum += table->columnWidth(c);
+            return sum;
+        };
+        QTRY_VERIFY2(columnsWidth() <= table->viewport()->width(),
+                     qPrintable(QStringLiteral("%1 px of columns in %2").arg(columnsWidth()).arg(table->viewport()->width())));
+        QVERIFY(table->columnWidth(0) >= table->viewport()->width() / 3);
         QCOMPARE(table->selectionModel()->selectedRows()[0].row(), c.exact_rule);
         QVERIFY(view.sourceLabel()->text().contains("round-trip"));
 

@@ -65,8 +65,10 @@ StoredQuantView::StoredQuantView(QWidget* parent)
 
     table_ = new QTableWidget(0, kColumns);
     table_->setObjectName(QStringLiteral("storedQuantRules"));
-    table_->setHorizontalHeaderLabels({tr("rule"), tr("differing codes"), tr("channels differing"),
-                                       tr("largest code difference"), tr("exact")});
+    // The figures' headers on two lines: on one they took the rules' names' width in a side
+    // dock ("TF Qu… SC… qint8").
+    table_->setHorizontalHeaderLabels({tr("rule"), tr("differing\ncodes"), tr("channels\ndiffering"),
+                                       tr("largest code\ndifference"), tr("exact")});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->verticalHeader()->hide();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QFontMetricsF>
 #include <qcustomplot.h>
 
 #include "ui/plot/plot_items.h"
@@ -138,6 +139,16 @@ void TransferView::buildPlot() {
     items_->zeroText->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     items_->zeroText->setPadding(QMargins(8, 4, 2, 2));
     items_->zeroText->setSelectable(false);
+    // Right of the zero point, or left of it when that would run past the data's right edge
+    // (a narrow plot cut "Q(0) = 0" short). Decided once the layout knows the pixels.
+    connect(p, &QCustomPlot::afterLayout, this, [this] {
+        QCPItemText* t = items_->zeroText;
+        const QMargins pad = t->padding();
+        const double width = QFontMetricsF(t->font()).horizontalAdvance(t->text()) + pad.left() + pad.right();
+        const double at = t->position->pixelPosition().x();
+        const bool room = at + width <= t->clipAxisRect()->rect().right();
+        t->setPositionAlignment((room ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+    });
 
     items_->halfStepLo = horizontalLine(p, ex, ey, QStringLiteral("halfStepMin"));
     items_->halfStepHi = horizontalLine(p, ex, ey, QStringLiteral("halfStepMax"));
