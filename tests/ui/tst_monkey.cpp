@@ -438,10 +438,17 @@ void TstMonkey::initTestCase() {
     QVERIFY(settle());
 
     // Modal dialogs are not part of the monkey's actions; should one open anyway (a
-    // message box of a failed open or save), it is answered and noted in the log.
+    // message box of a failed open or save), it is answered and noted in the log. A button's
+    // drop-down menu (the model report's Export) runs its own event loop until it closes:
+    // it is closed, as a user pressing Esc would.
     auto* dismisser = new QTimer(this);
     dismisser->setInterval(20);
     connect(dismisser, &QTimer::timeout, this, [this] {
+        if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
+            modalsDismissed_ << QStringLiteral("menu closed: ") + describe(menu->parentWidget());
+            menu->close();
+            return;
+        }
         QWidget* modal = QApplication::activeModalWidget();
         if (!modal) return;
         if (auto* box = qobject_cast<QMessageBox*>(modal)) {
