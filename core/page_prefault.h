@@ -1,11 +1,11 @@
 // Faults in the pages of a large fresh allocation on every worker thread at once.
 //
-// A new 512 MB std::vector<float> costs 0.4-0.65 s on this project's 2-vCPU VM before a
-// single value is written: value-initialisation zero-fills it on one thread, taking 131072
-// page faults (each a VM exit plus the kernel zeroing 4 KiB). Asking for transparent huge
-// pages (512x fewer faults) and faulting them in parallel (MADV_POPULATE_WRITE) first
-// leaves the zero-fill a plain memset. Advice only: where the kernel refuses (older
-// kernels, THP disabled), nothing changes but the speed.
+// A new 512 MB std::vector<float> costs a noticeable pause (most of a table load, on a
+// VM) before a single value is written: value-initialisation zero-fills it on one thread,
+// taking 131072 page faults (each a VM exit plus the kernel zeroing 4 KiB). Asking for
+// transparent huge pages (512x fewer faults) and faulting them in parallel
+// (MADV_POPULATE_WRITE) first leaves the zero-fill a plain memset. Advice only: where the
+// kernel refuses (older kernels, THP disabled), nothing changes but the speed.
 #pragma once
 
 #include <cstddef>

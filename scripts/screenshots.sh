@@ -12,6 +12,7 @@ APP="$REPO_ROOT/build/app/gui/quantscope"
 [[ -x "$APP" ]] || { echo "screenshots.sh: $APP not built (bash scripts/setup.sh)" >&2; exit 1; }
 command -v xvfb-run >/dev/null || { echo "screenshots.sh: xvfb-run missing (apt-get install xvfb xauth)" >&2; exit 1; }
 filter="${1:-}"
+cd "$REPO_ROOT"
 
 # A settings folder of its own: no restored session, no welcome page, no recent files.
 home="$(mktemp -d)"
@@ -53,8 +54,12 @@ shot screenshot-1280-model-dock 1280x800 "$person" --model-view tensors
 shot screenshot-1280-model-report-dock 1280x800 "$person" --model-view report
 shot screenshot-model-report-dock 1600x1000 "$person" --model-view report
 shot screenshot-stored-quant 1600x1000 "$person" --tensor MobilenetV1/Conv2d_2_depthwise/depthwise_weights/read --model-view stored
+# The example configuration, not the empty default: its tables have a QuantizationConfig and
+# its features real id batches, so every view has something to show. Relative to the
+# repository, as the window prints the path it opened.
+example="resources/embedding/example.json"
 workbench=(table heatmap feature sharding pipelining)
 for i in "${!workbench[@]}"; do
-    shot "screenshot-workbench-${workbench[$i]}" 1600x1000 --workbench - --workbench-tab "$i"
+    shot "screenshot-workbench-${workbench[$i]}" 1600x1000 --workbench "$example" --workbench-tab "$i"
 done
-shot screenshot-1280-workbench 1280x800 --workbench - --workbench-tab 0
+shot screenshot-1280-workbench 1280x800 --workbench "$example" --workbench-tab 0

@@ -10,8 +10,8 @@ namespace qs::app {
 
 // Every recomputation allocates result buffers of the data's size (4 MB per million
 // samples). Above glibc's mmap threshold each one is fresh pages and page faults cost
-// more than the arithmetic; keeping them in the heap makes a 1M-sample update ~2x faster.
-// The workbench's feature analysis likewise took 2,200-3,500 page faults per call without it.
+// more than the arithmetic; keeping them in the heap avoids those faults on every update.
+// The workbench's feature analysis likewise took thousands of page faults per call without it.
 inline void keepResultBuffersInHeap() {
 #if defined(__GLIBC__)
     mallopt(M_MMAP_THRESHOLD, 512 << 20);

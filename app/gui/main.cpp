@@ -186,7 +186,7 @@ int main(int argc, char* argv[]) {
         // After the first result, wait until the lesson check and the framework comparison
         // it started are shown, then let the replot and layout settle and grab once (checked
         // every 20 ms, grabbed 50 ms after: every tab, a lesson, presentation mode and the
-        // model docks come out pixel-identical to the former 100 + 400 ms).
+        // model docks come out pixel-identical to a much longer fixed wait).
         // An analysis tab runs after the explorer's result: wait for its own too.
         auto analysisPending = std::make_shared<bool>(window.analysisTabs()->visibleKind().has_value());
         QObject::connect(window.analysisTabs(), &qs::ui::AnalysisTabs::resultShown, &window,

@@ -1,6 +1,6 @@
 // Counts distinct float values (-0 == +0, NaN never added) with a cuckoo hash set of their
 // bit patterns (each value at one of two slots). Quantized outputs have few levels (256 for
-// 8 bits), so the table stays in cache and one value costs ~2 ns, against ~25 ns for
+// 8 bits), so the table stays in cache and a value costs a few loads, far less than
 // sorting. Past kMaxTable / 4 distinct values (4M) it gives up (`overflowed`) and the caller
 // counts by sorting instead.
 // Counters of parts of the data merge into the count of the whole, whatever the split.
@@ -79,7 +79,7 @@ public:
     // table slots (arithmetic only, vectorised), then whether every key sits at one of its two
     // slots, without a branch per value (a key is always at one of them: see place()). With a
     // branch per value the loop waited on each load, as the table is in L2 for thousands of
-    // levels (~3 ns a value); without, the loads overlap. A group with a miss (a new value, a
+    // levels; without, the loads overlap. A group with a miss (a new value, a
     // skipped pair) is walked again; a slot computed before the table grew is stale, so the
     // walk takes addToTable's path.
     [[gnu::always_inline]] void addPairsToTable(const float* x, const float* y, int64_t n) {

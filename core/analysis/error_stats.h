@@ -71,8 +71,8 @@ struct ErrorSums {
 // consecutive blocks of kStatsBlock positions (NaN pairs included); within a block the pair
 // at position p is summed into lane p % kStatsLanes, in order; at the block's end the lanes
 // are added in lane order (ErrorLanes::fold), and the blocks' sums are added in block order.
-// Four independent chains instead of one let the adds overlap (one chain waited ~4 cycles
-// per pair). A parallel pass (the explorer's fused pass) sums blocks on different threads
+// Four independent chains instead of one let the adds overlap (one chain waits for each
+// add's latency). A parallel pass (the explorer's fused pass) sums blocks on different threads
 // and folds them in order, so it gives the very numbers errorStats gives.
 inline constexpr int64_t kStatsBlock = int64_t{1} << 16;
 inline constexpr int kStatsLanes = 4;

@@ -3,11 +3,11 @@
 // feature statistics' levels (the buckets of the gathered rows and of the activations,
 // pair_stats.h); each thread marks its own and the copies are merged at the end.
 //
-// A store per value cost as much as the error sums beside it (1.2 ms per 1M values on the
-// 2-vCPU VM: stores into a few hundred bytes stalled the loads around them). So for up to
-// kRunIndices indices the longest run of indices known to be marked is kept, and the marks
-// test 32 values at a time against it, storing only those outside it. Once the run covers
-// what the data uses (8-bit codes, 256 buckets) marking takes 0.2 ms per 1M values. With
+// A store per value cost as much as the error sums beside it (stores into a few hundred
+// bytes stalled the loads around them). So for up to kRunIndices indices the longest run of
+// indices known to be marked is kept, and the marks test 32 values at a time against it,
+// storing only those outside it. Once the run covers what the data uses (8-bit codes, 256
+// buckets) marking is a compare per 32 values and almost no stores. With
 // more indices (16-bit codes) a batch seldom falls inside one run and its checks cost more
 // than they save, so every value is stored.
 #pragma once

@@ -76,7 +76,7 @@ std::vector<int32_t> storedCodes(const modelfile::TensorData& t);
 // label names it in input_source. Errors (DataError naming the tensor): codes of another
 // dtype, no stored scale and no original, an original of another shape or not float, a
 // stored quantization that does not fit the tensor. `cancel` (optional) is polled between
-// rules (about 0.1 s per rule for 4M codes): a Cancelled error once it is set.
+// rules (each rule is a pass over every code): a Cancelled error once it is set.
 Result<StoredQuantComparison> compareStoredQuantization(const modelfile::TensorData& stored,
                                                         const modelfile::TensorData* original = nullptr,
                                                         const std::string& originalLabel = {},

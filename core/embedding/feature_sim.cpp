@@ -130,7 +130,7 @@ Result<FeatureSimulation> simulateFeature(const tpu::RowMatrix& table, const IdB
     sim.quantized_activations = std::move(quantized).value();
     sim.lookup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     try {
-        // Two serial steps side by side (each ~0.4 ms, on one thread they left the other idle):
+        // Two serial steps side by side (on one thread they left the other idle):
         // the distinct ids, and the zero-filled array the quantization after the combine fills.
         // An allocation failure on a worker thread is carried back to this one.
         IdCounts distinct;

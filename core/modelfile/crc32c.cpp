@@ -10,8 +10,8 @@
 namespace qs::modelfile {
 namespace {
 
-// Slicing-by-8 tables for the reflected polynomial 0x82F63B78 (about 1 GB/s), for machines
-// without SSE 4.2's crc32 instruction (which computes this very CRC, at several GB/s).
+// Slicing-by-8 tables for the reflected polynomial 0x82F63B78, for machines without SSE
+// 4.2's crc32 instruction (which computes this very CRC, several times faster).
 using Tables = std::array<std::array<uint32_t, 256>, 8>;
 
 constexpr Tables makeTables() {

@@ -176,7 +176,7 @@ void WorkbenchController::requestAnalyses() {
     if (!table_ || !inputs_) return;
     showResults_ = true;
     const EmbeddingDocument& doc = model_->document();
-    // The table's analysis (1.5 s for 1M x 128) only when its inputs changed: feature edits
+    // The table's analysis (a pass over every value) only when its inputs changed: feature edits
     // (ids, hosts, another feature of the table) reuse it.
     const TableRequest request{table_, inputs_->quantization, doc.view.first_row, doc.view.rows};
     if (shownTableRequest_ == request && latestTable_) {

@@ -129,7 +129,7 @@ bool ModelDocks::setOriginal(const QString& path, QString* error) {
     if (path.isEmpty()) {
         original_.reset();
     } else {
-        // Listing reads the headers only (well under the 200 ms the readers promise).
+        // Listing reads the headers only, so it is quick enough for the UI thread.
         auto model = qs::modelfile::openModel(nativePath(path));
         if (!model) {
             if (error) *error = QString::fromStdString(model.error().message);

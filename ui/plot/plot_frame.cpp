@@ -25,8 +25,8 @@ PlotFrame::PlotFrame(QWidget* parent)
     : QWidget(parent), plot_(new QCustomPlot(this)), palette_(plotPalette(Theme::Light)), readout_(plot_) {
     overlay_ = std::make_unique<PlotOverlay>(plot_, font());
     // Qt strokes wide antialiased polylines of thousands of points very slowly (the transfer
-    // view's error sawtooth alone took 170 ms per replot); QCustomPlot's fast polylines draw
-    // the same pixels for our plots in a few milliseconds.
+    // view's error sawtooth alone was too slow to drag); QCustomPlot's fast polylines draw
+    // the same pixels for our plots many times faster.
     plot_->setPlottingHint(QCP::phFastPolylines, true);
     plot_->setObjectName(QStringLiteral("plot"));
     keepTitlesWrapped(plot_);

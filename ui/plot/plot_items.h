@@ -99,7 +99,7 @@ inline void styleBars(QCPBars* bars, const QColor& colour, int alpha, const QCol
     bars->setBrush(opaqueTint(colour, alpha, background));
     bars->setPen(QPen(colour, 1));
     // Axis-aligned rectangles: antialiasing their fills only blurs the edges and made a
-    // 200-bar histogram cost ~15 ms a redraw.
+    // 200-bar histogram's redraw slow.
     bars->setAntialiased(false);
     bars->setAntialiasedFill(false);
 }

@@ -68,8 +68,8 @@ bool ReadoutTracer::isShown() const { return tracer_->visible() || label_->visib
 void ReadoutTracer::replotOverlay() {
     // The overlay has its own paint buffer only while the read-out shows: then moving the
     // mouse replots that layer alone. Otherwise it shares the data's buffer, and every
-    // replot (each edit) saves clearing and blending a second full-size buffer (0.2-0.8 ms
-    // of the UI thread per edit). Becoming buffered costs one full replot, when the
+    // replot (each edit) saves clearing and blending a second full-size buffer on the UI
+    // thread. Becoming buffered costs one full replot, when the
     // read-out appears; the layer goes back to sharing at the next full replot after it hides.
     QCPLayer* overlay = overlayLayer(plot_);
     const bool shown = isShown();

@@ -45,8 +45,8 @@ PlotPalette stalePalette(const PlotPalette& palette);
 // `colour` at `alpha` (0..255) laid over `background`, as one opaque colour. Large fills use
 // it instead of translucency: Qt's raster engine hands a translucent fill taller than about
 // 96 pixel rows to its GUI thread pool in pieces and waits for them, which made a 200-bar
-// histogram's redraw 5 x slower while the explorer's workers kept the cores busy; an opaque
-// fill is written directly.
+// histogram's redraw several times slower while the explorer's workers kept the cores busy;
+// an opaque fill is written directly.
 QColor opaqueTint(const QColor& colour, int alpha, const QColor& background);
 
 // The widget palette (Fusion-style roles) of the theme.

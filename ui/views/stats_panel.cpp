@@ -84,9 +84,9 @@ StatsPanel::StatsPanel(QWidget* parent) : QWidget(parent) {
     formula_->setObjectName(QStringLiteral("formulaLabel"));
     formula_->setWordWrap(true);
     // Not selectable by mouse: a selectable label lays its text out as a text document, and
-    // each edit's new numbers then cost about 2 ms of the UI thread in relayout (measured
-    // with quantscope-gui-bench's ui_thread_cpu_median_ms), time the worker computing the
-    // next result shares the cores with. Its context menu copies it instead.
+    // each edit's new numbers then cost a large share of the UI thread's time in relayout
+    // (quantscope-gui-bench's ui_thread_cpu_median_ms shows it), time the worker computing
+    // the next result shares the cores with. Its context menu copies it instead.
     formula_->setTextFormat(Qt::PlainText);
     formula_->setContextMenuPolicy(Qt::CustomContextMenu);
     layout->addWidget(title_);

@@ -1,0 +1,35 @@
+# Every relative link and image in README.md and docs/*.md names a file that exists, so a
+# moved or renamed document cannot leave the README or another page pointing at nothing.
+#   cmake -DROOT=<source dir> -P check_doc_links.cmake
+# Web addresses and in-page anchors (#section) are not checked.
+cmake_minimum_required(VERSION 3.16)
+if(NOT ROOT)
+  message(FATAL_ERROR "check_doc_links.cmake: pass -DROOT=<source dir>")
+endif()
+file(GLOB pages "${ROOT}/docs/*.md")
+set(checked 0)
+set(broken 0)
+foreach(page "${ROOT}/README.md" ${pages})
+  get_filename_component(dir "${page}" DIRECTORY)
+  file(RELATIVE_PATH name "${ROOT}" "${page}")
+  file(READ "${page}" text)
+  # "](" becomes a marker first: a CMake list element with an unmatched "]" swallows the
+  # separators after it, so the matches must not contain brackets.
+  string(REPLACE "](" "=link=(" text "${text}")
+  string(REGEX MATCHALL "=link=\\([^) \t\n]+\\)" links "${text}")
+  foreach(link IN LISTS links)
+    string(REGEX REPLACE "^=link=\\(([^)#]*).*$" "\\1" target "${link}")
+    if(target STREQUAL "" OR target MATCHES "^[a-zA-Z][a-zA-Z0-9+.-]*:")
+      continue()
+    endif()
+    math(EXPR checked "${checked} + 1")
+    if(NOT EXISTS "${dir}/${target}")
+      message(SEND_ERROR "${name}: the link '${target}' names no file")
+      math(EXPR broken "${broken} + 1")
+    endif()
+  endforeach()
+endforeach()
+if(checked EQUAL 0)
+  message(FATAL_ERROR "no links found in README.md and docs/*.md: the pattern is wrong")
+endif()
+message(STATUS "${checked} relative links checked, ${broken} broken")
