@@ -113,7 +113,8 @@ void OccupancyView::setOccupancy(const qs::embedding::BucketOccupancy& o) {
     plot()->legend->setVisible(true);
     items_->title->setText(tr("Bucket occupancy  ·  %1  ·  %2 values")
                                .arg(qs(qs::tpu::repr(o.config)), QLocale().toString(static_cast<qlonglong>(o.total))));
-    plot()->yAxis->setLabel(tr("table values per bucket (bucket width %1)").arg(num(quantum, 4)));
+    // Two short lines: on one, the label ran past a short axis (the workbench at 1280×800).
+    plot()->yAxis->setLabel(tr("table values per bucket\n(bucket width %1)").arg(num(quantum, 4)));
     setHomeX();
     setMaxCount(bars.max_count);
     commitHomeView();
