@@ -1,8 +1,8 @@
 # qs_build_info: an interface library whose users can #include "qs_build_info.h" (QS_VERSION,
 # QS_REVISION, QS_VERSION_TEXT). The header is regenerated on every build by
 # cmake/build_info.cmake and rewritten only when the revision (or version) changes: a new
-# commit recompiles the two main.cpp files that print it, nothing else; a build without git
-# (a release tarball) says "unknown". -DQS_REVISION=... fixes the revision instead.
+# commit recompiles the two files that print it (app/gui/main.cpp, app/cli/command_line.cpp),
+# nothing else; a build without git (a release tarball) says "unknown". -DQS_REVISION=... fixes the revision instead.
 find_package(Git QUIET)
 set(QS_REVISION "" CACHE STRING "Revision to report in --version (empty: ask git at build time)")
 set(QS_BUILD_INFO_DIR ${PROJECT_BINARY_DIR}/generated)

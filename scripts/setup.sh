@@ -7,8 +7,9 @@
 #   bash scripts/setup.sh test     ... then run every test (ctest); exits with ctest's status
 #   bash scripts/setup.sh sanitize build with ASan + UBSan (QS_SANITIZE=ON) into build-sanitize/
 #                                  and run every test under them; any report fails the run
-#   bash scripts/setup.sh package  ... then build the Debian package build/quantscope_<version>_<arch>.deb
-#                                  (cpack -G DEB; install it with apt-get install ./build/quantscope_*.deb)
+#   bash scripts/setup.sh package  ... then build the Debian packages build/quantscope-cli_<version>_<arch>.deb
+#                                  (the headless CLI) and build/quantscope_<version>_<arch>.deb (the
+#                                  window and the CLI's pictures; it depends on quantscope-cli)
 #   bash scripts/setup.sh fuzz-packages   only install clang and libFuzzer (for scripts/fuzz.sh)
 #
 # Extra arguments of test and sanitize go to ctest (e.g. -R tst_ops).
@@ -35,7 +36,7 @@ say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 die() { printf 'setup.sh: error: %s\n' "$*" >&2; exit 1; }
 
 usage() {
-    sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 # install_missing_packages PACKAGE...
@@ -145,12 +146,14 @@ main() {
             exec "$APP" "$@"
             ;;
         package)
-            say "Building the Debian package"
-            rm -f "$BUILD_DIR"/quantscope_*.deb
+            say "Building the Debian packages"
+            rm -f "$BUILD_DIR"/quantscope_*.deb "$BUILD_DIR"/quantscope-cli_*.deb
             (cd "$BUILD_DIR" && cpack -G DEB)
-            local deb
-            deb=$(ls "$BUILD_DIR"/quantscope_*.deb)
-            say "Done: $deb. Install it with: sudo apt-get install $deb"
+            local cli gui
+            cli=$(ls "$BUILD_DIR"/quantscope-cli_*.deb)
+            gui=$(ls "$BUILD_DIR"/quantscope_*.deb)
+            say "Done: $cli and $gui. Install both with: sudo apt-get install $cli $gui" \
+                "(on a server without a display, $cli alone)"
             ;;
         test)
             say "Running the tests"

@@ -11,15 +11,13 @@
 #include <utility>
 #include <vector>
 
-#include "app/cli/analysis_png.h"
 #include "app/cli/analysis_report.h"
 #include "app/cli/case_spec.h"
 #include "app/cli/cmd_common.h"
+#include "app/cli/picture_outputs.h"
 #include "app/cli/session_input.h"
 
 namespace qs::cli {
-
-AnalysisPngRenderer analysisPngRenderer = nullptr;
 
 namespace {
 
@@ -27,7 +25,7 @@ constexpr const char* kCommand = "analyze";
 constexpr size_t kMaxCompared = 4;
 
 constexpr std::array<OptionSpec, 14> kOptions{{
-    {"", "--png", true},
+    {"", "--png", true, true},
     {"", "--case", true},
     {"", "--session", true},
     {"", "--data", true},
@@ -188,7 +186,7 @@ int analysisError(const std::string& casePath, const Error& e) {
     return reportInputError(kCommand, casePath + ": " + e.kind + ": " + e.message);
 }
 
-int runAnalyze(const std::vector<std::string>& args) {
+int runAnalyze(const std::vector<std::string>& args, const PictureOutputs* pictures) {
     std::vector<std::string> rest;
     const std::vector<std::string> cases = takeCases(args, rest);
     const Result<ParsedArgs> parsed = parseArgs(rest, kOptions);
@@ -323,9 +321,8 @@ int runAnalyze(const std::vector<std::string>& args) {
         png.comparison = comparisonKept ? &*comparisonKept : nullptr;
         png.calibration = &settings.calibration;
         for (const AnalysisSource& s : sources) png.specs.push_back(s.spec);
-        if (!analysisPngRenderer)
-            return reportInputError(kCommand, "--png: this program was built without picture outputs");
-        const Result<QByteArray> picture = analysisPngRenderer(png, dataset->ref());
+        if (!pictures) return reportInputError(kCommand, "--png: this program was built without picture outputs");
+        const Result<QByteArray> picture = pictures->analysisImage(png, dataset->ref());
         if (!picture) return reportInputError(kCommand, value("--png") + ": " + picture.error().message);
         if (Status s = writeFileOutput(png.path, *picture); !s) return reportInputError(kCommand, s.error().message);
     }
@@ -427,6 +424,7 @@ analysis rejecting the case or the data ("quantscope-cli analyze: CASE: <kind>: 
 an unwritable output.
 )",
     &runAnalyze,
+    kOptions,
 };
 
 }  // namespace qs::cli

@@ -1,6 +1,6 @@
 // What every subcommand of quantscope-cli shares: its table entry, the exit codes, a tiny
 // option parser and the output helpers. A command lives in cmd_<name>.cpp and defines
-// `extern const Command <name>Command`; main.cpp lists it in its table.
+// `extern const Command <name>Command`; command_line.cpp lists it in its table.
 #pragma once
 
 #include <map>
@@ -15,23 +15,32 @@ class QByteArray;
 
 namespace qs::cli {
 
+class PictureOutputs;  // picture_outputs.h
+
 enum ExitCode : int {
     kExitOk = 0,
     kExitFailed = 1,  // conformance: some case did not match its expectations
     kExitInput = 2,   // malformed input, unknown op, bad usage, unreadable file
 };
 
-struct Command {
-    std::string_view name;
-    std::string_view summary;  // one line for `quantscope-cli --help`
-    std::string_view usage;    // the full text of `quantscope-cli <name> --help`
-    int (*run)(const std::vector<std::string>& args);  // the arguments after <name>
-};
-
 struct OptionSpec {
     std::string_view shortName;  // "-o", or empty
     std::string_view longName;   // "--output"; the key of ParsedArgs::values
     bool takesValue;
+    bool picture = false;  // asks for a picture: quantscope-cli-pictures runs the command line
+};
+
+struct Command {
+    std::string_view name;
+    std::string_view summary;  // one line for `quantscope-cli --help`
+    std::string_view usage;    // the full text of `quantscope-cli <name> --help`
+    // `args`: the arguments after <name>. `pictures` draws the picture options' outputs; it
+    // is null in quantscope-cli, which never runs a command line naming a picture option
+    // (command_line.cpp hands it to quantscope-cli-pictures).
+    int (*run)(const std::vector<std::string>& args, const PictureOutputs* pictures);
+    // The options run() parses, given by the commands that have picture options (the runner
+    // looks for those with parseArgs, so it sees them exactly as run() would).
+    std::span<const OptionSpec> options = {};
 };
 
 struct ParsedArgs {

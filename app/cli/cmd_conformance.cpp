@@ -15,7 +15,7 @@ std::string oneLine(std::string s) {
     return s;
 }
 
-int runConformance(const std::vector<std::string>& args) {
+int runConformance(const std::vector<std::string>& args, const PictureOutputs*) {
     const Result<ParsedArgs> parsed = parseArgs(args, {});
     if (!parsed)
         return reportInputError("conformance", parsed.error().message +

@@ -147,7 +147,7 @@ Result<std::map<int, std::string>> tableOverrides(const ui::EmbeddingDocument& d
     return out;
 }
 
-int run(const std::vector<std::string>& argv) {
+int run(const std::vector<std::string>& argv, const PictureOutputs*) {
     auto parsed = parseArgs(argv, kOptions);
     if (!parsed) return reportInputError(kCommand, parsed.error().message);
     const ParsedArgs& args = *parsed;

@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::array<OptionSpec, 1> kOptions{{{"-o", "--output", true}}};
 
-int runEval(const std::vector<std::string>& args) {
+int runEval(const std::vector<std::string>& args, const PictureOutputs*) {
     const Result<ParsedArgs> parsed = parseArgs(args, kOptions);
     if (!parsed)
         return reportInputError("eval", parsed.error().message +

@@ -1,31 +1,24 @@
 // quantscope-cli export: one explorer view of one (spec, data) pair as CSV / PNG / SVG / PDF,
-// computed by qs::analysis::computeExplorer and drawn by the GUI's own view classes, so the
-// files are what the window shows. Everything that can fail on the input (arguments, the
-// case or session, the data, the op's own errors) is checked before Qt's GUI starts; the
-// views then render offscreen.
-#include <QApplication>
-#include <algorithm>
+// computed by qs::analysis::computeExplorer. The CSV is the view's table
+// (core/analysis/explorer_tables.h); the pictures are drawn by the GUI's own view classes
+// (PictureOutputs::writeExplorerPictures, in quantscope-cli-pictures), so the files are what
+// the window shows. Everything that can fail on the input (arguments, the case or session,
+// the data, the op's own errors) is checked before Qt's GUI starts; the views then render
+// offscreen.
 #include <array>
-#include <cmath>
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string_view>
 
 #include "app/cli/case_spec.h"
 #include "app/cli/cmd_common.h"
-#include "app/cli/offscreen_app.h"
+#include "app/cli/picture_outputs.h"
 #include "app/cli/session_input.h"
 #include "core/analysis/explorer.h"
+#include "core/analysis/explorer_tables.h"
 #include "core/data/load_file.h"
 #include "ui/compute/explorer_on_dataset.h"
-#include "ui/model/native_file.h"
 #include "ui/model/session.h"
-#include "ui/plot/plot_frame.h"
-#include "ui/views/channel_view.h"
-#include "ui/views/error_histogram_view.h"
-#include "ui/views/histogram_view.h"
-#include "ui/views/transfer_view.h"
 
 namespace qs::cli {
 
@@ -40,21 +33,19 @@ constexpr std::array<OptionSpec, 12> kOptions{{
     {"", "--generate", true},
     {"", "--view", true},
     {"", "--csv", true},
-    {"", "--png", true},
-    {"", "--svg", true},
-    {"", "--pdf", true},
+    {"", "--png", true, true},
+    {"", "--svg", true, true},
+    {"", "--pdf", true, true},
     {"", "--width", true},
     {"", "--height", true},
     {"", "--dpi", true},
 }};
 
-enum class View { Transfer, Histogram, ErrorHistogram, PerChannel };
-
-bool parseView(const std::string& s, View& v) {
-    if (s == "transfer") v = View::Transfer;
-    else if (s == "histogram") v = View::Histogram;
-    else if (s == "error-histogram") v = View::ErrorHistogram;
-    else if (s == "per-channel") v = View::PerChannel;
+bool parseView(const std::string& s, ExplorerView& v) {
+    if (s == "transfer") v = ExplorerView::Transfer;
+    else if (s == "histogram") v = ExplorerView::Histogram;
+    else if (s == "error-histogram") v = ExplorerView::ErrorHistogram;
+    else if (s == "per-channel") v = ExplorerView::PerChannel;
     else return false;
     return true;
 }
@@ -67,76 +58,18 @@ bool parsePixels(const std::string& text, int& out) {
     return parseInteger(text, out) && out >= 1 && out <= 20000;
 }
 
-struct Outputs {
-    std::string csv, png, svg, pdf;
-    int width = 1200, height = 800;
-    double dpi = 96;
-};
-
-// Qt's own diagnostics on stderr, tagged; QStandardPaths' note about an unset
-// XDG_RUNTIME_DIR (it picks a private directory itself) says nothing about the export.
-void qtMessage(QtMsgType type, const QMessageLogContext&, const QString& message) {
-    if (type == QtDebugMsg || type == QtInfoMsg) return;
-    if (message.contains(QLatin1String("XDG_RUNTIME_DIR"))) return;
-    std::fprintf(stderr, "quantscope-cli export: Qt: %s\n", qPrintable(message));
+// The view's table, as its "Export CSV" writes it.
+data::NumberColumns viewTable(ExplorerView view, const analysis::ExplorerResult& result) {
+    switch (view) {
+        case ExplorerView::Transfer: return analysis::transferColumns(&result);
+        case ExplorerView::Histogram: return analysis::histogramColumns(&result);
+        case ExplorerView::ErrorHistogram: return analysis::errorHistogramColumns(&result);
+        case ExplorerView::PerChannel: break;
+    }
+    return analysis::channelColumns(&result);
 }
 
-// A new view of type V showing `result`.
-template <typename V>
-std::unique_ptr<V> viewShowing(const std::shared_ptr<const analysis::ExplorerResult>& result) {
-    auto v = std::make_unique<V>();
-    v->setResult(result);
-    return v;
-}
-
-int render(View viewKind, const std::shared_ptr<const analysis::ExplorerResult>& result,
-           const Outputs& out, const ui::ViewState* viewState) {
-    const auto app = offscreenApplication(qtMessage);  // the views are widgets
-
-    std::unique_ptr<ui::PlotFrame> frame;
-    switch (viewKind) {
-        case View::Transfer: frame = viewShowing<ui::TransferView>(result); break;
-        case View::Histogram: frame = viewShowing<ui::HistogramView>(result); break;
-        case View::ErrorHistogram: {
-            auto v = viewShowing<ui::ErrorHistogramView>(result);
-            if (viewState && viewState->errorLogScale) v->setLogScale(true);
-            frame = std::move(v);
-            break;
-        }
-        case View::PerChannel: frame = viewShowing<ui::ChannelView>(result); break;
-    }
-    if (viewState && viewState->dark) frame->setTheme(ui::Theme::Dark);
-    // Laid out at the logical size the image is rendered at (pixels · 96 / dpi).
-    const int logicalW = std::max(1, static_cast<int>(std::lround(out.width * 96.0 / out.dpi)));
-    const int logicalH = std::max(1, static_cast<int>(std::lround(out.height * 96.0 / out.dpi)));
-    frame->resize(logicalW, logicalH);
-
-    // Each output is drawn into memory, then written under its name exactly as given (bytes,
-    // native_file.h); a failed write keeps the previous file.
-    QString error;
-    auto write = [&error](const std::string& path, const QByteArray& bytes) {
-        if (bytes.isEmpty()) return reportInputError(kCommand, "cannot write " + path + ": " + error.toStdString());
-        const Status s = writeFileOutput(path, bytes);
-        return s ? kExitOk : reportInputError(kCommand, s.error().message);
-    };
-    if (!out.csv.empty()) {  // '-' is standard output
-        const Status s = writeOutput(out.csv, data::csvText(frame->csvTable()));
-        if (!s) return reportInputError(kCommand, s.error().message);
-    }
-    const ui::PlotExporter exporter = frame->exporter();
-    if (!out.png.empty()) {
-        const QByteArray format = ui::PlotExporter::imageFormat(ui::displayPath(out.png));
-        if (const int code = write(out.png, exporter.imageBytes(format, out.width, out.height, out.dpi, &error)))
-            return code;
-    }
-    if (!out.svg.empty())
-        if (const int code = write(out.svg, exporter.svgBytes(logicalW, logicalH, &error))) return code;
-    if (!out.pdf.empty())
-        if (const int code = write(out.pdf, exporter.pdfBytes(logicalW, logicalH, &error))) return code;
-    return kExitOk;
-}
-
-int runExport(const std::vector<std::string>& args) {
+int runExport(const std::vector<std::string>& args, const PictureOutputs* pictures) {
     const Result<ParsedArgs> parsed = parseArgs(args, kOptions);
     if (!parsed) return usageError(parsed.error().message);
     const ParsedArgs& a = *parsed;
@@ -152,18 +85,17 @@ int runExport(const std::vector<std::string>& args) {
         return usageError("give --data or --generate, not both");
     if (!a.has("--view"))
         return usageError("no view: give --view transfer|histogram|error-histogram|per-channel");
-    View view{};
-    if (!parseView(value("--view"), view))
+    ExplorerPictureRequest out;
+    if (!parseView(value("--view"), out.view))
         return usageError("unknown view '" + value("--view") +
                           "' (views: transfer, histogram, error-histogram, per-channel)");
-    Outputs out;
-    out.csv = value("--csv");
+    const std::string csv = value("--csv");
     out.png = value("--png");
     out.svg = value("--svg");
     out.pdf = value("--pdf");
     for (const char* key : {"--csv", "--png", "--svg", "--pdf"})
         if (a.has(key) && value(key).empty()) return usageError(std::string("empty file name for ") + key);
-    if (out.csv.empty() && out.png.empty() && out.svg.empty() && out.pdf.empty())
+    if (csv.empty() && out.png.empty() && out.svg.empty() && out.pdf.empty())
         return usageError("nothing to write: give --csv, --png, --svg and/or --pdf");
     if (a.has("--width") && !parsePixels(value("--width"), out.width))
         return usageError("--width must be an integer in 1..20000, is '" + value("--width") + "'");
@@ -201,8 +133,17 @@ int runExport(const std::vector<std::string>& args) {
         reportInputError(kCommand, result.error().kind + ": " + result.error().message);
         return kExitFailed;
     }
-    auto shared = std::make_shared<const analysis::ExplorerResult>(std::move(result).value());
-    return render(view, shared, out, session ? &session->view : nullptr);
+    if (!csv.empty())  // '-' is standard output
+        if (const Status s = writeOutput(csv, data::csvText(viewTable(out.view, *result))); !s)
+            return reportInputError(kCommand, s.error().message);
+    if (out.png.empty() && out.svg.empty() && out.pdf.empty()) return kExitOk;
+    if (!pictures) return reportInputError(kCommand, "--png, --svg, --pdf: this program was built without picture outputs");
+    out.result = std::make_shared<const analysis::ExplorerResult>(std::move(result).value());
+    if (session) {
+        out.dark = session->view.dark;
+        out.error_log_scale = session->view.errorLogScale;
+    }
+    return pictures->writeExplorerPictures(out);
 }
 
 }  // namespace
@@ -271,6 +212,7 @@ Exit codes: 0 written; 1 the op rejected the parameters (TensorFlow's error, pri
 unreadable data, an unwritable output.
 )",
     &runExport,
+    kOptions,
 };
 
 }  // namespace qs::cli

@@ -39,7 +39,7 @@ constexpr std::array<OptionSpec, 9> kOptions{{
     {"", "--raw", false},
     {"", "--report", true},
     {"", "--csv", true},
-    {"", "--png", true},
+    {"", "--png", true, true},
     {"", "--case", true},
 }};
 
@@ -134,7 +134,9 @@ int writeTensor(const modelfile::ModelFile& model, const ParsedArgs& args) {
 
 // The whole-model report: app/cli/model_report_cmd.* reads --case and writes --report,
 // --csv and --png.
-int report(const modelfile::ModelFile& model, const ParsedArgs& args) { return runModelReport(model, args); }
+int report(const modelfile::ModelFile& model, const ParsedArgs& args, const PictureOutputs* pictures) {
+    return runModelReport(model, args, pictures);
+}
 
 // --- dispatch ---------------------------------------------------------------------------
 
@@ -152,7 +154,7 @@ std::string usageProblem(const ParsedArgs& args) {
     return {};
 }
 
-int run(const std::vector<std::string>& argv) {
+int run(const std::vector<std::string>& argv, const PictureOutputs* pictures) {
     auto parsed = parseArgs(argv, kOptions);
     if (!parsed) return reportInputError(kCommand, parsed.error().message);
     const ParsedArgs& args = *parsed;
@@ -162,7 +164,7 @@ int run(const std::vector<std::string>& argv) {
     if (!model) return reportInputError(kCommand, model.error().message);
     if (args.has("--list")) return list(**model, args);
     if (args.has("--tensor")) return writeTensor(**model, args);
-    return report(**model, args);
+    return report(**model, args, pictures);
 }
 
 }  // namespace
@@ -214,6 +216,7 @@ extern const Command modelCommand{
     "Exit: 0 done, 2 unreadable or malformed file, unknown tensor (the message lists the\n"
     "names nearest to it) or usage error.\n",
     run,
+    kOptions,
 };
 
 }  // namespace qs::cli

@@ -4,23 +4,15 @@
 // opens the file, then calls runModelReport when --report is given.
 #pragma once
 
-#include <QByteArray>
-
 #include "app/cli/cmd_common.h"
-#include "core/analysis/model_report.h"
 #include "core/modelfile/model_file.h"
 
 namespace qs::cli {
 
 // Reads --case (the case JSON `analyze`/`export` read), runs the report with calibration and
-// writes --report (JSON, '-' for standard output), --csv and --png. Returns kExitOk, or
-// kExitInput after one line on stderr (a malformed case, an unwritable output, no pictures).
-int runModelReport(const modelfile::ModelFile& model, const ParsedArgs& args);
-
-// The PNG (a bar chart of SQNR per tensor, the window's report chart) is drawn with the GUI's
-// view in qs_cli_pictures and reached through this hook, as `analyze --png` is
-// (installPictureOutputs sets it). Null in a program without pictures: --png then says so.
-using ModelReportPngRenderer = Result<QByteArray> (*)(const analysis::ModelReport& report, const std::string& path);
-extern ModelReportPngRenderer modelReportPngRenderer;
+// writes --report (JSON, '-' for standard output), --csv and --png (the window's bar chart of
+// SQNR per tensor, drawn by `pictures`: picture_outputs.h). Returns kExitOk, or kExitInput
+// after one line on stderr (a malformed case, an unwritable output, no pictures).
+int runModelReport(const modelfile::ModelFile& model, const ParsedArgs& args, const PictureOutputs* pictures);
 
 }  // namespace qs::cli

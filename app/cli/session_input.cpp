@@ -2,7 +2,7 @@
 
 #include "app/cli/data_input.h"
 #include "core/data/load_file.h"
-#include "ui/compute/data_service.h"
+#include "ui/compute/load_data_source.h"
 #include "ui/model/native_file.h"
 
 namespace qs::cli {
@@ -18,7 +18,7 @@ Result<data::Dataset> loadInputData(const DataChoice& choice, const ui::Session*
     if (choice.file) return data::loadDataFile(*choice.file);
     if (choice.generator) return generateData(*choice.generator);
     if (session && session->data.isModelTensor()) {  // the window's loader, one copy
-        auto loaded = ui::DataService::loadNow(session->data);
+        auto loaded = ui::loadDataSource(session->data);
         if (!loaded) return loaded.error();
         return **loaded;
     }

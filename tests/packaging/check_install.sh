@@ -8,7 +8,7 @@ share=$ROOT/usr/share
 app_id=$(sed -n 's/^QS_APP_ID:STRING=//p' "$BUILD_DIR/CMakeCache.txt")
 
 # The file list: exactly the programs (no benchmarks) and the integration files.
-expected=(usr/bin/quantscope usr/bin/quantscope-cli
+expected=(usr/bin/quantscope usr/bin/quantscope-cli usr/libexec/quantscope/quantscope-cli-pictures
           usr/share/applications/quantscope.desktop
           "usr/share/metainfo/$app_id.metainfo.xml"
           usr/share/mime/packages/quantscope.xml
@@ -26,6 +26,15 @@ done
 printf '%s\n' "${expected[@]}" | sort >"$SCRATCH/expected"
 expect "installed files are exactly the expected $(wc -l <"$SCRATCH/expected")" \
     diff -u "$SCRATCH/expected" "$SCRATCH/files"
+# The installed quantscope-cli finds the installed quantscope-cli-pictures (bin/../libexec/
+# quantscope) for its picture outputs.
+case_file=$SOURCE_DIR/resources/cases/qdq_v2_int8_data_range.json
+if (cd "$SCRATCH" && "$ROOT/usr/bin/quantscope-cli" export --case "$case_file" --view transfer --png installed.png) &&
+    [[ $(od -An -c -j1 -N3 "$SCRATCH/installed.png" | tr -d ' ') == PNG ]]; then
+    pass "the installed quantscope-cli draws a PNG through the installed quantscope-cli-pictures"
+else
+    fail "the installed quantscope-cli export --png wrote no PNG"
+fi
 for size in 16 22 24 32 48 64 128 256; do
     png=$share/icons/hicolor/${size}x${size}/apps/quantscope.png
     [[ -f $png ]] || continue

@@ -12,6 +12,7 @@
 
 #include "ui/compute/compute_service.h"
 #include "ui/compute/job_runner.h"
+#include "ui/compute/load_data_source.h"
 #include "ui/model/explorer_model.h"
 
 namespace qs::ui {
@@ -32,11 +33,12 @@ public:
     int64_t memoryBudget() const;
     void setMemoryBudget(std::optional<int64_t> bytes) { budget_ = bytes; }
 
-    // Loads synchronously (tests, CLI, the GUI benchmark); streams a .npy over
-    // `streamAboveBytes` when that is set (unset: everything is read into memory).
+    // Loads synchronously (tests, the GUI benchmark): loadDataSource.
     static qs::Result<DatasetPtr> loadNow(const DataSource& source,
                                           const std::function<bool(double)>& progress = {},
-                                          std::optional<int64_t> streamAboveBytes = std::nullopt);
+                                          std::optional<int64_t> streamAboveBytes = std::nullopt) {
+        return loadDataSource(source, progress, streamAboveBytes);
+    }
 
 signals:
     void loadingStarted(const QString& what);

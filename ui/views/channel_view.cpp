@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "core/analysis/explorer_tables.h"
 #include "ui/plot/plot_items.h"
 #include "ui/views/readout_parts.h"
 #include "ui/views/view_text.h"
@@ -365,17 +366,6 @@ PlotFrame::Readout ChannelView::readoutAt(const QPointF& pixel) const {
     return r;
 }
 
-data::NumberColumns ChannelView::csvTable() const {
-    auto t = data::NumberColumns::named({"channel", "data_min", "data_max", "output_min", "output_max", "scale", "step",
-                                         "zero_point", "rmse", "max_abs_error", "sqnr_db", "clipped"});
-    if (!result_) return t;
-    for (size_t i = 0; i < result_->channels.size(); ++i) {
-        const auto& ch = result_->channels[i];
-        t.addRow({static_cast<double>(i), ch.data_min, ch.data_max, ch.quant.output_min, ch.quant.output_max,
-                  ch.quant.scale, ch.quant.step, static_cast<double>(ch.quant.zero_code), ch.stats.rmse,
-                  ch.stats.max_abs_error, ch.stats.sqnr_db, static_cast<double>(ch.clipped)});
-    }
-    return t;
-}
+data::NumberColumns ChannelView::csvTable() const { return qs::analysis::channelColumns(result_.get()); }
 
 }  // namespace qs::ui

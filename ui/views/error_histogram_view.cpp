@@ -6,6 +6,7 @@
 #include <QLocale>
 #include <qcustomplot.h>
 
+#include "core/analysis/explorer_tables.h"
 #include "core/analysis/view_data.h"
 #include "ui/plot/plot_items.h"
 #include "ui/views/readout_parts.h"
@@ -162,16 +163,7 @@ PlotFrame::Readout ErrorHistogramView::readoutAt(const QPointF& pixel) const {
 }
 
 data::NumberColumns ErrorHistogramView::csvTable() const {
-    auto t = data::NumberColumns::named({"bin_lo", "bin_hi", "count", "uniform_count"});
-    if (!result_) return t;
-    const qs::analysis::Histogram& h = result_->error_hist;
-    const std::vector<double>& uniform = result_->error_uniform_counts;
-    for (int i = 0; i < h.bins(); ++i) {
-        const size_t k = static_cast<size_t>(i);
-        t.addRow({h.edge(i), h.edge(i + 1), static_cast<double>(h.counts[k]),
-                  k < uniform.size() ? uniform[k] : std::numeric_limits<double>::quiet_NaN()});
-    }
-    return t;
+    return qs::analysis::errorHistogramColumns(result_.get());
 }
 
 }  // namespace qs::ui

@@ -6,6 +6,7 @@
 #include <QLocale>
 #include <qcustomplot.h>
 
+#include "core/analysis/explorer_tables.h"
 #include "core/analysis/view_data.h"
 #include "ui/plot/plot_items.h"
 #include "ui/views/readout_parts.h"
@@ -162,16 +163,6 @@ PlotFrame::Readout HistogramView::readoutAt(const QPointF& pixel) const {
     return r;
 }
 
-data::NumberColumns HistogramView::csvTable() const {
-    auto t = data::NumberColumns::named({"bin_lo", "bin_hi", "count", "clipped"});
-    if (!result_) return t;
-    const qs::analysis::Histogram& h = result_->data_hist;
-    const auto split = qs::analysis::splitClipped(*result_);
-    for (int i = 0; i < h.bins(); ++i) {
-        const size_t k = static_cast<size_t>(i);
-        t.addRow({h.edge(i), h.edge(i + 1), static_cast<double>(h.counts[k]), split.is_clipped[k] ? 1.0 : 0.0});
-    }
-    return t;
-}
+data::NumberColumns HistogramView::csvTable() const { return qs::analysis::histogramColumns(result_.get()); }
 
 }  // namespace qs::ui

@@ -6,6 +6,7 @@
 #include <QFontMetricsF>
 #include <qcustomplot.h>
 
+#include "core/analysis/explorer_tables.h"
 #include "ui/plot/plot_items.h"
 #include "ui/views/requested_range.h"
 #include "ui/views/view_text.h"
@@ -404,11 +405,6 @@ PlotFrame::Readout TransferView::readoutAt(const QPointF& pixel) const {
     return r;
 }
 
-data::NumberColumns TransferView::csvTable() const {
-    if (!result_) return data::NumberColumns::named({"input", "code", "output", "error"});
-    auto table = qs::analysis::transferTable(result_->curve);
-    return {{"input", "code", "output", "error"},
-            {std::move(table.input), std::move(table.code), std::move(table.output), std::move(table.error)}};
-}
+data::NumberColumns TransferView::csvTable() const { return qs::analysis::transferColumns(result_.get()); }
 
 }  // namespace qs::ui

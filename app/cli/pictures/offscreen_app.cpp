@@ -1,4 +1,4 @@
-#include "app/cli/offscreen_app.h"
+#include "app/cli/pictures/offscreen_app.h"
 
 namespace qs::cli {
 

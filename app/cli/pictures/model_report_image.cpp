@@ -1,10 +1,9 @@
 // `quantscope-cli model --report ... --png`: the report's bar chart of SQNR per tensor drawn
-// by the window's SqnrBarChart offscreen (installed as modelReportPngRenderer by
-// installPictureOutputs in analysis_png.cpp).
+// by the window's SqnrBarChart offscreen.
 #include <cstdio>
 
-#include "app/cli/model_report_cmd.h"
-#include "app/cli/offscreen_app.h"
+#include "app/cli/pictures/offscreen_app.h"
+#include "app/cli/pictures/widget_pictures.h"
 #include "ui/model/native_file.h"
 #include "ui/modelfile/sqnr_bar_chart.h"
 
@@ -17,7 +16,7 @@ void quietQt(QtMsgType type, const QMessageLogContext&, const QString& message) 
 
 }  // namespace
 
-Result<QByteArray> renderModelReportPng(const analysis::ModelReport& report, const std::string& path) {
+Result<QByteArray> WidgetPictures::modelReportImage(const analysis::ModelReport& report, const std::string& path) const {
     constexpr int kWidth = 1600, kHeight = 1000;
     const auto app = offscreenApplication(quietQt);
     ui::SqnrBarChart chart;

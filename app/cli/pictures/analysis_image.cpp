@@ -1,7 +1,10 @@
-#include "app/cli/analysis_png.h"
+// `quantscope-cli analyze --png`: the analysis drawn by the GUI's own view (BitSweepView,
+// ClipSweepView, the calibration plot, the comparison plot) offscreen, so the picture is the
+// tab the window shows.
+#include <cstdio>
 
-#include "app/cli/model_report_cmd.h"
-#include "app/cli/offscreen_app.h"
+#include "app/cli/pictures/offscreen_app.h"
+#include "app/cli/pictures/widget_pictures.h"
 #include "ui/analysis/bit_sweep_view.h"
 #include "ui/analysis/calibration_panel.h"
 #include "ui/analysis/clip_sweep_view.h"
@@ -28,7 +31,7 @@ ui::PlotFrame* show(std::unique_ptr<QWidget>& owner, T result) {
 
 }  // namespace
 
-Result<QByteArray> renderAnalysisPng(const PngRequest& r, const TensorRef<float>& data) {
+Result<QByteArray> WidgetPictures::analysisImage(const PngRequest& r, const TensorRef<float>& data) const {
     const auto app = offscreenApplication(quietQt);
 
     std::unique_ptr<QWidget> owner;
@@ -52,14 +55,6 @@ Result<QByteArray> renderAnalysisPng(const PngRequest& r, const TensorRef<float>
         frame->exporter().imageBytes(ui::PlotExporter::imageFormat(ui::displayPath(r.path)), r.width, r.height, 96, &error);
     if (bytes.isEmpty()) return Error{"DataError", error.toStdString()};
     return bytes;
-}
-
-// model_report_png.cpp
-Result<QByteArray> renderModelReportPng(const analysis::ModelReport& report, const std::string& path);
-
-void installPictureOutputs() {
-    analysisPngRenderer = renderAnalysisPng;
-    modelReportPngRenderer = renderModelReportPng;
 }
 
 }  // namespace qs::cli
