@@ -19,8 +19,18 @@ struct Error {
     // "clipvalue", "num_buckets", "partition_strategy"); empty when it is about the call as a
     // whole (a missing argument, an unknown class). Never part of the message.
     std::string field = {};
+    // True only for work stopped on request (a cancel token, a progress callback returning
+    // false), made by cancellation(): callers test this, never the kind's text.
+    bool cancelled = false;
     bool operator==(const Error&) const = default;
 };
+
+// Work stopped on request: kind "Cancelled" (what a status line shows), flagged `cancelled`.
+inline Error cancellation(std::string message) {
+    Error e{"Cancelled", std::move(message)};
+    e.cancelled = true;
+    return e;
+}
 
 inline Error invalidArgument(std::string m) { return {"InvalidArgument", std::move(m)}; }
 inline Error unimplemented(std::string m) { return {"Unimplemented", std::move(m)}; }

@@ -18,7 +18,7 @@ bool cancelled(const ExplorerOptions& o) {
     return o.cancel && o.cancel->load(std::memory_order_relaxed);
 }
 
-Error cancelledError() { return {"Cancelled", "the computation was superseded"}; }
+Error cancelledError() { return cancellation("the computation was superseded"); }
 
 // A histogram window holding both the data and the quantizer's range, with a small margin
 // so the clip lines are not drawn on the frame.
@@ -229,7 +229,7 @@ Result<ExplorerResult> computeExplorerStream(const QuantSpec& spec, const data::
     if (scanFirst) {
         auto scanned = scanRanges(data, layout, rangesFromData(spec), options.stream_chunk,
                                   [&](double f) { return keepGoing(0.5 * f); });
-        if (!scanned) return scanned.error().kind == "Cancelled" ? cancelledError() : scanned.error();
+        if (!scanned) return scanned.error().cancelled ? cancelledError() : scanned.error();
         ranges = std::move(*scanned);
     } else {
         std::tie(ranges.lo, ranges.hi) = *options.data_range;
@@ -253,7 +253,7 @@ Result<ExplorerResult> computeExplorerStream(const QuantSpec& spec, const data::
     auto totals = fusedStreamPass(*setup, data, prepared->quantizers, opOnChunks ? &chunkSpec : nullptr,
                                   options.stream_chunk, options.exec, options.cancel,
                                   [&](double f) { return keepGoing(secondFrom + (1 - secondFrom) * f); });
-    if (!totals) return totals.error().kind == "Cancelled" ? cancelledError() : totals.error();
+    if (!totals) return totals.error().cancelled ? cancelledError() : totals.error();
     finish(r, *setup, totals->totals, n);
     r.channels = std::move(totals->channels);
     return r;

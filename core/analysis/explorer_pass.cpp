@@ -14,7 +14,7 @@ namespace {
 
 bool stop(const std::atomic<bool>* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
 
-Error cancelledError() { return {"Cancelled", "the computation was superseded"}; }
+Error cancelledError() { return cancellation("the computation was superseded"); }
 
 constexpr int64_t kTile = 1024;
 

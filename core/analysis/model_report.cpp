@@ -89,7 +89,7 @@ Result<std::span<const float>> valuesOf(const modelfile::TensorData& t, std::vec
     return std::span<const float>(storage);
 }
 
-Error cancelledError() { return {"Cancelled", "the report was cancelled"}; }
+Error cancelledError() { return cancellation("the report was cancelled"); }
 
 // NaN last, then ascending, ties by `tie`.
 template <typename Row, typename Tie>
@@ -155,7 +155,7 @@ public:
             }
             const auto n = static_cast<double>(numElements(infos[i].shape));
             auto row = tensorRow(i, n);
-            if (!row && row.error().kind == "Cancelled") return row.error();
+            if (!row && row.error().cancelled) return row.error();
             if (!row) {
                 report.skipped.push_back({infos[i].name, row.error().message});
             } else {

@@ -16,7 +16,7 @@ namespace qs::analysis {
 
 using ProgressCallback = std::function<bool(double fraction)>;
 
-inline Error analysisCancelled(const std::string& what) { return {"Cancelled", what + " was cancelled"}; }
+inline Error analysisCancelled(const std::string& what) { return cancellation(what + " was cancelled"); }
 
 // The share [from, to] of an analysis's progress that one of its phases reports into.
 class ProgressPart {

@@ -48,6 +48,6 @@ struct LoadOptions {
 
 // Bad files and bad generator specs. Messages say what and where: file, line, column/field.
 inline Error dataError(std::string message) { return {"DataError", std::move(message)}; }
-inline Error cancelledError(std::string message) { return {"Cancelled", std::move(message)}; }
+inline Error cancelledError(std::string message) { return cancellation(std::move(message)); }
 
 }  // namespace qs::data

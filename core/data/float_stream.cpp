@@ -29,7 +29,7 @@ private:
 };
 
 Error cancelled(const FloatStream& s) {
-    return {"Cancelled", "reading " + s.name() + " was cancelled"};
+    return cancellation("reading " + s.name() + " was cancelled");
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ Result<std::vector<float>> sampleStream(const FloatStream& stream, int64_t max_v
             return s.error();
         if (options.progress && (i % 64 == 63 || i == runs - 1) &&
             !options.progress(static_cast<double>(i + 1) / static_cast<double>(runs)))
-            return Error{"Cancelled", "sampling " + stream.name() + " was cancelled"};
+            return cancellation("sampling " + stream.name() + " was cancelled");
     }
     return out;
 }

@@ -197,10 +197,20 @@ private slots:
     void cancelledByProgressOrFlag() {
         auto byProgress = computeExplorerOn(qs::QuantSpec{}, *streamed_, {}, [](double) { return false; });
         QCOMPARE(byProgress.error().kind, std::string("Cancelled"));
+        QVERIFY(byProgress.error().cancelled);  // what callers test: a flag, not the text
         std::atomic<bool> cancel{true};
         qs::analysis::ExplorerOptions options;
         options.cancel = &cancel;
-        QCOMPARE(computeExplorerOn(qs::QuantSpec{}, *streamed_, options).error().kind, std::string("Cancelled"));
+        const auto byFlag = computeExplorerOn(qs::QuantSpec{}, *streamed_, options);
+        QCOMPARE(byFlag.error().kind, std::string("Cancelled"));
+        QVERIFY(byFlag.error().cancelled);
+        // An op's own error is never taken for a cancellation.
+        qs::QuantSpec bad;
+        bad.min_range = 2;
+        bad.max_range = 1;
+        const auto refused = computeExplorerOn(bad, *streamed_, {});
+        QVERIFY(!refused.ok());
+        QVERIFY(!refused.error().cancelled);
     }
 
 private:

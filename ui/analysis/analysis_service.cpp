@@ -141,7 +141,7 @@ quint64 AnalysisService::enqueue(AnalysisKind kind, DatasetPtr data,
                 return [this, ready, serial, result = std::make_shared<const T>(std::move(r).value())] {
                     (this->*ready)(result, serial);
                 };
-            if (r.error().kind == "Cancelled" && context.cancelled())
+            if (r.error().cancelled && context.cancelled())
                 return [this, kind, serial] { emit cancelled(kind, serial); };
             return [this, kind, serial, error = r.error()] {
                 emit failed(kind, QStringLiteral("%1: %2").arg(QString::fromStdString(error.kind),

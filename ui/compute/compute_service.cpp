@@ -42,7 +42,7 @@ quint64 ComputeService::request(const qs::QuantSpec& spec, DatasetPtr data,
                 auto result = std::make_shared<const qs::analysis::ExplorerResult>(std::move(r).value());
                 return [this, result, serial, milliseconds] { emit resultReady(result, serial, milliseconds); };
             }
-            if (r.error().kind == "Cancelled") return [this, serial] { emit cancelled(serial); };
+            if (r.error().cancelled) return [this, serial] { emit cancelled(serial); };
             return [this, error = r.error(), serial] {
                 emit failed(QString::fromStdString(error.kind), QString::fromStdString(error.message), serial);
             };

@@ -29,7 +29,7 @@ void DataService::load(const DataSource& source) {
                     dataset_ = dataset;
                     emit loaded(dataset_);
                 };
-            if (d.error().kind == "Cancelled") return [this] { emit cancelled(); };
+            if (d.error().cancelled) return [this] { emit cancelled(); };
             return [this, message = QString::fromStdString(d.error().message)] { emit failed(message); };
         },
         JobRunner::Running::Discard);

@@ -18,7 +18,7 @@ void FrameworkService::request(const qs::analysis::FrameworkSetup& setup,
                              [&setup](const qs::data::Dataset& d, const std::function<bool(double)>& progress) {
                                  return qs::analysis::compareFrameworks(d.values, setup, progress);
                              });
-        if (!r && r.error().kind == "Cancelled" && context.cancelled()) return [this] { emit cancelled(); };
+        if (!r && r.error().cancelled && context.cancelled()) return [this] { emit cancelled(); };
         if (!r) return [this, message = QString::fromStdString(r.error().message)] { emit failed(message); };
         return [this, result = std::make_shared<const qs::analysis::FrameworkComparison>(std::move(r).value())] {
             emit compared(result);

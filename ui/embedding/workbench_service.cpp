@@ -27,7 +27,7 @@ quint64 WorkbenchService::submit(JobRunner& lane, JobRunner::Running running,
             auto r = work(context);
             const double milliseconds = context.elapsedMilliseconds();
             if (r && *r) return [ready, result = *r, serial, milliseconds] { ready(result, serial, milliseconds); };
-            const qs::Error error = r ? qs::Error{"Cancelled", "cancelled"} : r.error();
+            const qs::Error error = r ? qs::cancellation("cancelled") : r.error();
             return [failed, error, serial] { failed(error, serial); };
         },
         running, serial);
@@ -90,7 +90,7 @@ quint64 WorkbenchService::loadTable(const qs::embedding::TableSource& source, in
         },
         [this](EmbeddingTablePtr table, quint64 serial, double ms) { emit tableLoaded(table, serial, ms); },
         [this](const qs::Error& error, quint64 serial) {
-            if (error.kind == "Cancelled") emit loadCancelled(serial);
+            if (error.cancelled) emit loadCancelled(serial);
             else emit loadFailed(q(error.kind), q(error.message), serial);
         });
 }
@@ -141,13 +141,13 @@ quint64 WorkbenchService::runPipelineDemo(EmbeddingTablePtr table, int64_t max_r
         },
         [this](PipelineDemoPtr demo, quint64 serial, double ms) { emit pipelineDemoReady(demo, serial, ms); },
         [this](const qs::Error& error, quint64 serial) {
-            if (error.kind != "Cancelled") emit pipelineDemoFailed(q(error.kind), q(error.message), serial);
+            if (!error.cancelled) emit pipelineDemoFailed(q(error.kind), q(error.message), serial);
         });
 }
 
 WorkbenchService::Failed WorkbenchService::analysisFailure(const QString& what) {
     return [this, what](const qs::Error& error, quint64 serial) {
-        if (error.kind != "Cancelled") emit analysisFailed(what, q(error.kind), q(error.message), serial);
+        if (!error.cancelled) emit analysisFailed(what, q(error.kind), q(error.message), serial);
     };
 }
 

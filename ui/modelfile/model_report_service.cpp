@@ -110,7 +110,7 @@ void ModelReportService::start() {
             auto result = qs::analysis::computeModelReport(*model, spec, options);
             if (!result) {
                 const qs::Error error = result.error();
-                if (error.kind == "Cancelled") return [this] { emit cancelled(); };
+                if (error.cancelled) return [this] { emit cancelled(); };
                 return [this, error] { emit failed(QString::fromStdString(error.kind + ": " + error.message)); };
             }
             auto report = std::make_shared<const qs::analysis::ModelReport>(std::move(result).value());

@@ -154,7 +154,7 @@ void StoredQuantView::setTensor(std::shared_ptr<const qs::modelfile::ModelFile> 
             }
             auto result = qs::analysis::compareStoredQuantization(*stored, originalData ? &*originalData : nullptr,
                                                                   originalLabel, context.cancelFlag());
-            if (!result && result.error().kind == "Cancelled") return {};  // a newer tensor replaced it
+            if (!result && result.error().cancelled) return {};  // a newer tensor replaced it
             if (!result) return fail(model->label() + ": " + result.error().message);
             return [this, r = std::make_shared<const qs::analysis::StoredQuantComparison>(std::move(result).value())] {
                 showComparison(r);
