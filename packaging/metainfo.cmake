@@ -1,6 +1,9 @@
-# Writes the AppStream metadata from quantscope.metainfo.xml.in. Used by packaging/CMakeLists.txt
-# (include) and by the packaging test (cmake -P, to validate the screenshot form as well):
-#   -DTEMPLATE=... -DOUTPUT=... -DAPP_ID=... [-DSCREENSHOT_URL=https://.../docs/]
+# Writes the AppStream metadata from quantscope.metainfo.xml.in, in script mode: at build time
+# for packaging/CMakeLists.txt, and by the packaging test (to validate the screenshot form as well):
+#   cmake -DTEMPLATE=... -DOUTPUT=... -DAPP_ID=... -DMODEL_FORMATS=.../model_format_list.cmake
+#         [-DSCREENSHOT_URL=https://.../docs/] -P metainfo.cmake
+# MODEL_FORMATS is what qs_model_formats wrote (the formats the description lists, see
+# model_formats.cmake).
 # AppStream wants a web address for every screenshot image; the images are docs/*.png of the
 # source tree. With SCREENSHOT_URL (where docs/ is published) they are listed as screenshots;
 # without, the captions are kept in a comment and the metadata has no screenshots.
@@ -51,5 +54,7 @@ function(qs_write_metainfo template output app_id screenshot_url)
 endfunction()
 
 if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
+  include("${CMAKE_CURRENT_LIST_DIR}/model_formats.cmake")
+  qs_read_model_formats("${MODEL_FORMATS}")
   qs_write_metainfo("${TEMPLATE}" "${OUTPUT}" "${APP_ID}" "${SCREENSHOT_URL}")
 endif()

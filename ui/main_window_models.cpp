@@ -29,14 +29,6 @@ namespace {
 
 const char* kRecentModelsKey = "recentModels";
 
-// "Model files (*.onnx *.tflite …)" from the suffixes the readers know.
-QString modelFilter() {
-    QStringList patterns;
-    for (const std::string& suffix : qs::modelfile::modelSuffixes())
-        patterns << QStringLiteral("*") + QString::fromStdString(suffix);
-    return QObject::tr("Model files (%1);;All files (*)").arg(patterns.join(QLatin1Char(' ')));
-}
-
 }  // namespace
 
 void MainWindow::connectModelFiles() {
@@ -74,7 +66,7 @@ void MainWindow::openModel(const QString& path) {
 }
 
 void MainWindow::openModelDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(), modelFilter());
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(), modelFileFilter());
     if (!path.isEmpty()) openModel(path);
 }
 

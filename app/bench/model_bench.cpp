@@ -35,6 +35,7 @@
 #include "core/analysis/model_report.h"
 #include "core/analysis/op_attributes.h"
 #include "core/modelfile/model_file.h"
+#include "core/modelfile/model_formats.h"
 
 namespace {
 
@@ -86,7 +87,6 @@ std::vector<std::string> modelPaths(const std::string& root) {
     std::vector<std::string> out;
     std::error_code ec;
     if (!fs::is_directory(root, ec)) return out;
-    const auto& suffixes = qs::modelfile::modelSuffixes();
     for (auto it = fs::recursive_directory_iterator(root, ec); it != fs::recursive_directory_iterator(); it.increment(ec)) {
         if (ec) break;
         const fs::path p = it->path();
@@ -96,10 +96,7 @@ std::vector<std::string> modelPaths(const std::string& root) {
             continue;
         }
         if (!it->is_regular_file()) continue;
-        std::string ext = p.extension().string();
-        std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-        if (std::find(suffixes.begin(), suffixes.end(), ext) != suffixes.end() &&
-            p.string().find("/variables/") == std::string::npos)
+        if (qs::modelfile::modelFormatForPath(p.string()) && p.string().find("/variables/") == std::string::npos)
             out.push_back(p.string());
     }
     std::sort(out.begin(), out.end());

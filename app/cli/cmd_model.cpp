@@ -23,6 +23,7 @@
 #include "app/cli/model_report_cmd.h"
 #include "core/data/npy_writer.h"
 #include "core/modelfile/model_file.h"
+#include "core/modelfile/model_formats.h"
 #include "core/modelfile/tensor_values.h"
 
 namespace qs::cli {
@@ -167,54 +168,108 @@ int run(const std::vector<std::string>& argv, const PictureOutputs* pictures) {
     return report(**model, args, pictures);
 }
 
+// --- help ----------------------------------------------------------------------------
+
+// `text` in lines of at most `width` characters, broken at spaces.
+std::string wrapped(std::string_view text, size_t width) {
+    std::string out;
+    size_t lineStart = 0;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = text.find(' ', pos);
+        if (end == std::string_view::npos) end = text.size();
+        if (out.size() > lineStart && out.size() - lineStart + 1 + (end - pos) > width) {
+            out += '\n';
+            lineStart = out.size();
+        } else if (out.size() > lineStart) {
+            out += ' ';
+        }
+        out.append(text.substr(pos, end - pos));
+        pos = end + 1;
+    }
+    return out + '\n';
+}
+
+// What FILE may be and how its tensors are named, from the table of formats.
+std::string fileParagraph() {
+    const auto& formats = modelfile::modelFormats();
+    std::string text = "FILE is a model file: ";
+    for (size_t i = 0; i < formats.size(); ++i) {
+        if (i > 0) text += i + 1 == formats.size() ? " or " : ", ";
+        text += formats[i].helpText;
+    }
+    text += ". Tensors are named as the file names them (";
+    bool first = true;
+    for (const modelfile::ModelFormat& format : formats) {
+        if (format.tensorNames.empty()) continue;
+        if (!first) text += ", ";
+        text += format.tensorNames;
+        first = false;
+    }
+    return wrapped(text + ").", 90);
+}
+
+// "onnx|tflite|…": the values of the listing's "format".
+std::string formatKeys() {
+    std::string keys;
+    for (const modelfile::ModelFormat& format : modelfile::modelFormats()) {
+        if (!keys.empty()) keys += '|';
+        keys += format.key;
+    }
+    return keys;
+}
+
+// A function's static: the table of formats is one too, made before this on first use.
+const std::string& usage() {
+    static const std::string text =
+        std::string("Usage: quantscope-cli model FILE --list [--json OUT|-]\n"
+        "       quantscope-cli model FILE --tensor NAME --npy OUT.npy [--raw]\n"
+        "       quantscope-cli model FILE --report OUT.json [--csv OUT.csv] [--png OUT.png]\n"
+        "                                 --case CASE.json\n"
+        "\n") +
+        fileParagraph() +
+        "\n"
+        "  --list               every tensor that holds data: name, shape, dtype, elements (the\n"
+        "                       count, 8,640), bytes (its size, 8.4 KiB) and stored quantization\n"
+        "                       as a table\n"
+        "  --json OUT|-         with --list: the listing as JSON instead ('-' for stdout):\n"
+        "                       {\"format\": \"" + formatKeys() + "\",\n"
+        "                        \"tensors\": [{\"name\", \"shape\", \"dtype\", \"quantization\": null |\n"
+        "                        {\"scale\": [..], \"zero_point\": [..], \"axis\": k}}]}\n"
+        "  --tensor NAME        the tensor to write\n"
+        "  --npy OUT.npy        with --tensor: the tensor as float32 in its stored shape (codes with\n"
+        "                       stored quantization dequantized as (code - zero_point) * scale per\n"
+        "                       channel; float16/bfloat16/float64 to the nearest float32)\n"
+        "  --raw                with --npy: the stored values in their own dtype (bfloat16, which\n"
+        "                       NumPy lacks, as uint16 bit patterns)\n"
+        "  --report OUT.json    the whole-model report: every float (or dequantized) weight tensor\n"
+        "                       with at least 2 elements quantized by the op CASE.json describes,\n"
+        "                       each with the range of its own data (the case's range is not used);\n"
+        "                       per channel along each tensor's channel axis when the case sets an\n"
+        "                       axis >= 0. Rows worst SQNR first: elements, min, max, mse, sqnr_db,\n"
+        "                       clipped_fraction, levels_used of levels_available, the best\n"
+        "                       calibration (min-max, percentile, MSE-optimal, KL) and its SQNR.\n"
+        "                       Tensors left out are listed under \"skipped\" with the reason.\n"
+        "  --csv OUT.csv        with --report: the rows as CSV: tensor,channel,shape,dtype,axis,\n"
+        "                       elements,min,max,mse,sqnr_db,clipped_fraction,levels_used,\n"
+        "                       levels_available,best_calibration,best_calibration_sqnr_db (channel\n"
+        "                       empty on a tensor's own line)\n"
+        "  --png OUT.png        with --report: a bar chart of SQNR per tensor (1600 x 1000)\n"
+        "  --case CASE.json     with --report: one case in the test vectors' schema (see\n"
+        "                       'export --help')\n"
+        "\n"
+        "Outputs are replaced atomically: a failed write keeps the previous file.\n"
+        "Exit: 0 done, 2 unreadable or malformed file, unknown tensor (the message lists the\n"
+        "names nearest to it) or usage error.\n";
+    return text;
+}
+
 }  // namespace
 
 extern const Command modelCommand{
     "model",
     "list a model file's tensors, write one as .npy, or report every weight tensor",
-    "Usage: quantscope-cli model FILE --list [--json OUT|-]\n"
-    "       quantscope-cli model FILE --tensor NAME --npy OUT.npy [--raw]\n"
-    "       quantscope-cli model FILE --report OUT.json [--csv OUT.csv] [--png OUT.png]\n"
-    "                                 --case CASE.json\n"
-    "\n"
-    "FILE is a model file: ONNX (.onnx), TFLite (.tflite), safetensors (.safetensors), a TF\n"
-    "checkpoint (its .index, or a SavedModel folder), Keras HDF5 (.h5, .hdf5), .keras, NumPy\n"
-    ".npz or .npy. Tensors are named as the file names them (ONNX initializer or Constant\n"
-    "output, TFLite tensor, safetensors key, checkpoint key, HDF5 dataset path without the\n"
-    "leading '/', .npz member without '.npy').\n"
-    "\n"
-    "  --list               every tensor that holds data: name, shape, dtype, elements (the\n"
-    "                       count, 8,640), bytes (its size, 8.4 KiB) and stored quantization\n"
-    "                       as a table\n"
-    "  --json OUT|-         with --list: the listing as JSON instead ('-' for stdout):\n"
-    "                       {\"format\": \"onnx|tflite|safetensors|tf-checkpoint|hdf5|keras|npz|npy\",\n"
-    "                        \"tensors\": [{\"name\", \"shape\", \"dtype\", \"quantization\": null |\n"
-    "                        {\"scale\": [..], \"zero_point\": [..], \"axis\": k}}]}\n"
-    "  --tensor NAME        the tensor to write\n"
-    "  --npy OUT.npy        with --tensor: the tensor as float32 in its stored shape (codes with\n"
-    "                       stored quantization dequantized as (code - zero_point) * scale per\n"
-    "                       channel; float16/bfloat16/float64 to the nearest float32)\n"
-    "  --raw                with --npy: the stored values in their own dtype (bfloat16, which\n"
-    "                       NumPy lacks, as uint16 bit patterns)\n"
-    "  --report OUT.json    the whole-model report: every float (or dequantized) weight tensor\n"
-    "                       with at least 2 elements quantized by the op CASE.json describes,\n"
-    "                       each with the range of its own data (the case's range is not used);\n"
-    "                       per channel along each tensor's channel axis when the case sets an\n"
-    "                       axis >= 0. Rows worst SQNR first: elements, min, max, mse, sqnr_db,\n"
-    "                       clipped_fraction, levels_used of levels_available, the best\n"
-    "                       calibration (min-max, percentile, MSE-optimal, KL) and its SQNR.\n"
-    "                       Tensors left out are listed under \"skipped\" with the reason.\n"
-    "  --csv OUT.csv        with --report: the rows as CSV: tensor,channel,shape,dtype,axis,\n"
-    "                       elements,min,max,mse,sqnr_db,clipped_fraction,levels_used,\n"
-    "                       levels_available,best_calibration,best_calibration_sqnr_db (channel\n"
-    "                       empty on a tensor's own line)\n"
-    "  --png OUT.png        with --report: a bar chart of SQNR per tensor (1600 x 1000)\n"
-    "  --case CASE.json     with --report: one case in the test vectors' schema (see\n"
-    "                       'export --help')\n"
-    "\n"
-    "Outputs are replaced atomically: a failed write keeps the previous file.\n"
-    "Exit: 0 done, 2 unreadable or malformed file, unknown tensor (the message lists the\n"
-    "names nearest to it) or usage error.\n",
+    usage(),
     run,
     kOptions,
 };

@@ -2,32 +2,15 @@
 
 #include <sys/stat.h>
 
-#include <algorithm>
-#include <cctype>
-
 #include "core/data/dataset.h"
-#include "core/modelfile/readers.h"
+#include "core/modelfile/model_formats.h"
 
 namespace qs::modelfile {
 namespace {
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    return s;
-}
-
-bool endsWith(const std::string& s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 std::string folderOf(const std::string& path) {
     const size_t slash = path.find_last_of('/');
     return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
-}
-
-std::string fileNameOf(const std::string& path) {
-    const size_t slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 bool isDirectory(const std::string& path) {
@@ -38,14 +21,6 @@ bool isDirectory(const std::string& path) {
 bool safeSidecarName(const std::string& name) {
     return !name.empty() && name.find('/') == std::string::npos && name.find('\\') == std::string::npos &&
            name != "." && name != "..";
-}
-
-Result<ModelPtr> openCheckpointIndex(const std::string& indexPath) {
-    auto bytes = mapFile(indexPath);
-    if (!bytes) return bytes.error();
-    std::string prefix = fileNameOf(indexPath);
-    prefix.resize(prefix.size() - std::string_view(".index").size());
-    return openCheckpoint(indexPath, std::move(bytes).value(), sidecarsBeside(indexPath), prefix);
 }
 
 }  // namespace
@@ -102,35 +77,16 @@ Error ModelFile::tensorError(size_t index, const std::string& what) const {
 
 Error ModelFile::fileError(const std::string& what) const { return data::dataError(label_ + ": " + what); }
 
-const std::vector<std::string>& modelSuffixes() {
-    static const std::vector<std::string> suffixes = {".onnx", ".tflite", ".safetensors", ".h5", ".hdf5",
-                                                      ".keras", ".npz", ".npy", ".index"};
-    return suffixes;
-}
-
 Result<ModelPtr> openModel(const std::string& path) {
-    if (isDirectory(path)) {  // a SavedModel folder (or its variables folder)
-        for (const char* candidate : {"/variables/variables.index", "/variables.index"}) {
-            struct stat st {};
-            if (::stat((path + candidate).c_str(), &st) == 0) return openCheckpointIndex(path + candidate);
-        }
-        return data::dataError(path + ": a folder, but no SavedModel variables in it (variables/variables.index)");
+    if (isDirectory(path)) {
+        if (const ModelFormat* format = folderModelFormat()) return format->openFolder(path);
+        return data::dataError(path + ": a folder, not a model file");
     }
-    const std::string name = lower(fileNameOf(path));
-    if (endsWith(name, ".index")) return openCheckpointIndex(path);
+    const ModelFormat* format = modelFormatForPath(path);
     auto bytes = mapFile(path);
     if (!bytes) return bytes.error();
-    SharedBytes b = std::move(bytes).value();
-    if (endsWith(name, ".onnx")) return openOnnx(path, b, sidecarsBeside(path));
-    if (endsWith(name, ".tflite")) return openTflite(path, b);
-    if (endsWith(name, ".safetensors")) return openSafetensors(path, b);
-    if (endsWith(name, ".h5") || endsWith(name, ".hdf5")) return openHdf5(path, b);
-    if (endsWith(name, ".keras")) return openKeras(path, b);
-    if (endsWith(name, ".npz")) return openNpz(path, b);
-    if (endsWith(name, ".npy")) return openNpy(path, b);
-    std::string list;
-    for (const auto& s : modelSuffixes()) list += (list.empty() ? "" : ", ") + s;
-    return data::dataError(path + ": not a model file QuantScope reads (" + list + ", or a SavedModel folder)");
+    if (format) return format->open(path, std::move(bytes).value());
+    return data::dataError(path + ": not a model file QuantScope reads (" + modelSuffixList() + ")");
 }
 
 }  // namespace qs::modelfile

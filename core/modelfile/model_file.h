@@ -5,7 +5,8 @@
 //
 // Every reader is a ModelFile subclass made by an open function that takes the file's bytes
 // (so the fuzz targets and tests need no files) plus a Sidecars callback for the files
-// beside it (ONNX external data, checkpoint shards). openModel() picks the reader.
+// beside it (ONNX external data, checkpoint shards). openModel() picks the reader from the
+// table of formats (model_formats.h).
 //
 // Errors are DataErrors whose message names the file and, where there is one, the tensor:
 //   "model.onnx: tensor 'conv1.weight': raw_data holds 10 bytes, shape [8,3] needs 96".
@@ -75,7 +76,7 @@ Sidecars noSidecars();                                  // every request fails (
 class ModelFile {
 public:
     virtual ~ModelFile() = default;
-    // "onnx", "tflite", "safetensors", "tf-checkpoint", "hdf5", "keras", "npz", "npy".
+    // Its row's key in modelFormats() (model_formats.h): "onnx", "tf-checkpoint", …
     virtual std::string_view format() const = 0;
     // The file's name as messages show it (the path given to openModel).
     const std::string& label() const { return label_; }
@@ -104,13 +105,10 @@ private:
 
 using ModelPtr = std::shared_ptr<const ModelFile>;
 
-// Opens `path` with the reader its name or first bytes call for: .onnx, .tflite,
-// .safetensors, .h5/.hdf5, .keras, .npz, .npy, a checkpoint's .index (or a SavedModel
-// folder: its variables/variables.index). DataError for unknown kinds, listing the
+// Opens `path` with the reader of the format its name's suffix calls for (modelFormats() in
+// model_formats.h: .onnx, .tflite, …), or a folder with the format that opens folders (a
+// SavedModel: its variables/variables.index). DataError for unknown kinds, listing the
 // supported ones.
 Result<ModelPtr> openModel(const std::string& path);
-
-// The suffixes openModel knows (".onnx", ...), for file dialogs.
-const std::vector<std::string>& modelSuffixes();
 
 }  // namespace qs::modelfile

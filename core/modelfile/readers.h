@@ -1,6 +1,7 @@
 // The open functions of the readers, one per format (each in its own <format>_reader.cpp).
 // They take the file's bytes rather than a path so that tests and fuzz targets need no
-// files; `label` is the name messages use. openModel() in model_file.h picks among them.
+// files; `label` is the name messages use. The table of formats (model_formats.h) holds each
+// as its row's opener, and openModel() picks among them.
 #pragma once
 
 #include <string>

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/modelfile/model_formats.h"
+
 namespace qs::modelfile {
 namespace {
 
@@ -214,12 +216,15 @@ int channelAxis(std::string_view format, const TensorInfo& info) {
     if (info.quantization && info.quantization->perChannel()) return quantizationAxis(info);
     if (rank < 2) return -1;
     if (info.channel_axis && *info.channel_axis >= 0 && *info.channel_axis < rank) return *info.channel_axis;
-    if (format == "tflite") {
-        const bool depthwise = rank == 4 && info.shape[0] == 1;  // [1, H, W, C·multiplier]
-        return depthwise ? 3 : 0;
+    const ModelFormat* row = modelFormatByKey(format);
+    switch (row ? row->channels : ChannelLayout::Last) {
+        case ChannelLayout::First: return 0;
+        case ChannelLayout::Last: return rank - 1;
+        case ChannelLayout::TfliteKernels: {
+            const bool depthwise = rank == 4 && info.shape[0] == 1;  // [1, H, W, C·multiplier]
+            return depthwise ? 3 : 0;
+        }
     }
-    // ONNX and safetensors (PyTorch's layouts: Linear [out, in], Conv [out, in, kH, kW]).
-    if (format == "onnx" || format == "safetensors") return 0;
     return rank - 1;
 }
 

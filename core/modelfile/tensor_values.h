@@ -34,8 +34,9 @@ float bfloat16ToFloat(uint16_t bits);
 
 // The axis along which a tensor's channels lie: the stored quantization's axis when it is
 // per channel (0 for a 1-D tensor with one scale per element, whatever axis the file names); then the reader's TensorInfo::channel_axis; otherwise the output-channel dimension by the format's layout convention
-// (TFLite, ONNX and safetensors — PyTorch's layouts — put output channels first, except
-// TFLite depthwise kernels [1, H, W, C] last; Keras, TF checkpoints and NumPy put them last). -1 for
+// (its row's ChannelLayout in model_formats.h: TFLite, ONNX and safetensors — PyTorch's
+// layouts — put output channels first, except TFLite depthwise kernels [1, H, W, C] last;
+// Keras, TF checkpoints and NumPy put them last; so does a format the table lacks). -1 for
 // rank < 2.
 int channelAxis(std::string_view format, const TensorInfo& info);
 

@@ -52,7 +52,7 @@ expect "appstreamcli validate-tree --no-net" appstreamcli validate-tree --no-net
 # The screenshot form (with a web address for docs/) validates as well.
 cmake -DTEMPLATE="$SOURCE_DIR/packaging/quantscope.metainfo.xml.in" -DOUTPUT="$SCRATCH/shots.metainfo.xml" \
     -DAPP_ID="$app_id" -DSCREENSHOT_URL=https://example.org/quantscope/docs \
-    -P "$SOURCE_DIR/packaging/metainfo.cmake"
+    -DMODEL_FORMATS="$BUILD_DIR/packaging/model_format_list.cmake" -P "$SOURCE_DIR/packaging/metainfo.cmake"
 expect "metainfo with screenshots lists 6 with captions" \
     test "$(grep -c '<caption>' "$SCRATCH/shots.metainfo.xml")" -eq 6
 expect "appstreamcli validate --no-net (with screenshots)" \
@@ -95,7 +95,7 @@ done
 
 # Bash completion: loads through bash-completion's loader from the installed place, completes
 # the commands, each command's options as its help lists them, and file suffixes.
-mkdir -p "$SCRATCH/work" && touch "$SCRATCH/work/"{a.qscope,b.json,c.npy,d.txt}
+mkdir -p "$SCRATCH/work" && touch "$SCRATCH/work/"{a.qscope,b.json,c.npy,d.txt,e.onnx,f.hdf5,g.index}
 complete_line() {  # WORDS...: what completing the last word offers, sorted, one a line
     bash --norc --noprofile -c '
         source /usr/share/bash-completion/bash_completion
@@ -119,6 +119,8 @@ check_completion "calibrate compare" quantscope-cli analyze c
 check_completion "a.qscope" quantscope-cli export --session ""
 check_completion "error-histogram" quantscope-cli export --view er
 check_completion "c.npy d.txt" quantscope-cli analyze sweep-bits --data ""
+# The model files' suffixes are filled in from the table of formats at build time.
+check_completion "c.npy e.onnx f.hdf5 g.index" quantscope-cli model ""
 for command in $commands; do
     "$CLI" "$command" --help | long_options >"$SCRATCH/help-options"
     echo --help >>"$SCRATCH/help-options"  # every command takes it, not all list it

@@ -5,6 +5,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "core/modelfile/model_formats.h"
+
 namespace qs::ui {
 
 namespace {
@@ -35,7 +37,7 @@ WelcomePage::WelcomePage(QWidget* over) : QFrame(over) {
     text->setTextFormat(Qt::RichText);
     lesson_ = choice(tr("Try the first lesson: the staircase and its step"),
                      tr("Thirteen short lessons, each with a live check (Lessons menu)"), "welcomeLesson");
-    model_ = choice(tr("Open a model file… (TFLite, ONNX, safetensors, Keras, SavedModel)"),
+    model_ = choice(tr("Open a model file… (%1)").arg(QString::fromStdString(qs::modelfile::modelFormatNames())),
                     tr("Explore its tensors and compare the stored codes with TF's rules"), "welcomeModel");
     data_ = choice(tr("Open a data file… (.npy, CSV, fastText .vec)"), tr("Quantize your own numbers"),
                    "welcomeData");

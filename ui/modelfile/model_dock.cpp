@@ -13,6 +13,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "core/modelfile/model_formats.h"
 #include "ui/modelfile/model_file_controller.h"
 #include "ui/modelfile/tensor_text.h"
 #include "ui/modelfile/tensor_tree_model.h"
@@ -119,8 +120,8 @@ void ModelDock::refresh() {
     tensors_->setModel(controller_->model());
     const auto model = controller_->model();
     if (!model) {
-        header_->setText(tr("No model open. File → Open model… (or drop a model file on the window): "
-                            "ONNX, TFLite, safetensors, Keras, TF checkpoints, .npz."));
+        header_->setText(tr("No model open. File → Open model… (or drop a model file on the window): %1.")
+                             .arg(QString::fromStdString(qs::modelfile::modelFormatNames())));
     } else {
         qint64 bytes = 0;
         for (const auto& t : model->tensors()) bytes += std::max<int64_t>(0, t.byteSize());

@@ -4,6 +4,8 @@
 #include <QLocale>
 #include <QObject>
 
+#include "core/modelfile/model_formats.h"
+
 namespace qs::ui {
 
 QString shapeText(const qs::Shape& shape) {
@@ -48,6 +50,13 @@ bool isModelFilePath(const QString& path) {
     for (const std::string& suffix : qs::modelfile::modelSuffixes())
         if (path.endsWith(QString::fromStdString(suffix), Qt::CaseInsensitive)) return true;
     return false;
+}
+
+QString modelFileFilter() {
+    QStringList patterns;
+    for (const std::string& suffix : qs::modelfile::modelSuffixes())
+        patterns << QStringLiteral("*") + QString::fromStdString(suffix);
+    return QObject::tr("Model files (%1);;All files (*)").arg(patterns.join(QLatin1Char(' ')));
 }
 
 }  // namespace qs::ui

@@ -30,5 +30,8 @@ bool isTableTensor(const qs::modelfile::TensorInfo& info);
 // Whether `path` is for the model reader: a folder (a SavedModel; openModel says if it is
 // not one) or a name ending in one of modelfile::modelSuffixes().
 bool isModelFilePath(const QString& path);
+// The open dialog's filter: "Model files (*.onnx *.tflite …);;All files (*)", every suffix
+// of modelfile::modelSuffixes().
+QString modelFileFilter();
 
 }  // namespace qs::ui
