@@ -97,7 +97,8 @@ Result<LessonCheckResult> checkMse(const LessonCheck& c, std::span<const float> 
 
 Result<LessonCheckResult> checkSqnrSlope(const LessonCheck& c, std::span<const float> x, const Shape& shape,
                                          const QuantSpec& spec, const Exec& exec) {
-    if (const BitWidthSource b = opDescriptor(spec.op).bit_width; b != BitWidthSource::NumBits && b != BitWidthSource::NumBuckets)
+    const BitWidthSource width = opDescriptor(spec.op).bit_width;
+    if (width != BitWidthSource::NumBits && width != BitWidthSource::NumBuckets)
         return checkError(c, "needs an op with a free bit width (QuantizeAndDequantize or the TPU op)");
     const int from = static_cast<int>(param(c, "bits_from", 4)), to = static_cast<int>(param(c, "bits_to", 12));
     if (from < 2 || to > 16 || to - from < 1) return checkError(c, "bits_from/bits_to must span 2..16");

@@ -139,26 +139,31 @@ const OpAttribute kAttributes[] = {
                 "offset is an integer; <b>SCALED</b> is scale-only: 0.0 is code 0 and TF recomputes "
                 "the bound on the looser side. Every mode first widens the range to include 0.</p>",
      QS_FIELD(mode)},
-    {.name = "signed_input", .kind = AttrKind::Bool, .use = useOf<&OpAttrUses::signed_input>, .tf_default = signedInputDefault,
+    {.name = "signed_input", .kind = AttrKind::Bool, .use = useOf<&OpAttrUses::signed_input>,
+     .tf_default = signedInputDefault,
      .tooltip = "<p><b>signed_input</b>: codes −2^(b−1)…2^(b−1)−1 when true, 0…2^b−1 when false. "
                 "Unsigned does not clamp negatives unless the range is given.</p>",
      QS_FIELD(signed_input)},
-    {.name = "num_bits", .kind = AttrKind::Int, .use = useOf<&OpAttrUses::num_bits>, .tf_default = numBitsDefault, .min = 0,
+    {.name = "num_bits", .kind = AttrKind::Int, .use = useOf<&OpAttrUses::num_bits>,
+     .tf_default = numBitsDefault, .min = 0,
      .max = 64,
      .tooltip = "<p><b>num_bits</b>: the bit width of the fake quantizer; TF "
                 "accepts 1…61 (signed) or 1…62 (unsigned).</p>",
      QS_FIELD(num_bits)},
-    {.name = "range_given", .kind = AttrKind::Bool, .use = useOf<&OpAttrUses::range_given>, .tf_default = rangeGivenDefault,
+    {.name = "range_given", .kind = AttrKind::Bool, .use = useOf<&OpAttrUses::range_given>,
+     .tf_default = rangeGivenDefault,
      .tooltip = "<p><b>range_given</b>: use input_min/input_max (and clamp to them); when false, TF "
                 "takes the min and max of the data (per channel with an axis) and does not clamp.</p>",
      QS_FIELD(range_given)},
-    {.name = "round_mode", .kind = AttrKind::Enum, .use = useOf<&OpAttrUses::round_mode>, .tf_default = roundModeDefault,
+    {.name = "round_mode", .kind = AttrKind::Enum, .use = useOf<&OpAttrUses::round_mode>,
+     .tf_default = roundModeDefault,
      .choices = roundModeChoices, .parse = parseRoundMode,
      .tooltip = "<p><b>round_mode</b>: how ties (x.5) round. QuantizeV2: HALF_AWAY_FROM_ZERO "
                 "(default) or HALF_TO_EVEN, which TF allows in SCALED mode only. QDQ V2/V4: "
                 "HALF_TO_EVEN (default) or HALF_UP (floor(x + 0.5)).</p>",
      QS_FIELD(round_mode)},
-    {.name = "narrow_range", .kind = AttrKind::Bool, .use = useOf<&OpAttrUses::narrow_range>, .tf_default = narrowRangeDefault,
+    {.name = "narrow_range", .kind = AttrKind::Bool, .use = useOf<&OpAttrUses::narrow_range>,
+     .tf_default = narrowRangeDefault,
      .tooltip = "<p><b>narrow_range</b>: drop the lowest code so the signed range is symmetric "
                 "(qint8: −127…127). QuantizeV2 honours it in SCALED mode only; for quint8 it makes "
                 "1 the smallest code, so 0.0 quantizes to 1.</p>",
@@ -180,7 +185,8 @@ const OpAttribute kAttributes[] = {
      .tooltip = "<p><b>ensure_minimum_range</b> (default 0.01): the range is widened to at least this "
                 "fraction of max(1, |min|, |max|). TF suggests 0 for new uses.</p>",
      QS_FIELD(ensure_minimum_range)},
-    {.name = "num_buckets", .kind = AttrKind::Int, .use = useOf<&OpAttrUses::num_buckets>, .tf_default = noDefault, .min = 0,
+    {.name = "num_buckets", .kind = AttrKind::Int, .use = useOf<&OpAttrUses::num_buckets>,
+     .tf_default = noDefault, .min = 0,
      .max = 2147483647.0,
      .tooltip = "<p><b>num_buckets</b>: the number of levels between lower and upper (inclusive). "
                 "TF raises ValueError below 2.</p>",

@@ -116,10 +116,8 @@ int wholeBitWidth(const QuantSpec& s) {
 
 double bitsPerWeight(const QuantSpec& s) {
     const OpStorage& storage = opDescriptor(s.op).storage;
-    const double scales = storage.block_size > 0
-                              ? static_cast<double>(storage.scale_bits_per_block) / static_cast<double>(storage.block_size)
-                              : 0.0;
-    return specBitWidth(s) + scales;
+    if (storage.block_size <= 0) return specBitWidth(s);
+    return specBitWidth(s) + static_cast<double>(storage.scale_bits_per_block) / static_cast<double>(storage.block_size);
 }
 
 }  // namespace qs
