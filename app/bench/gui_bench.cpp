@@ -105,7 +105,7 @@ double uiThreadCpuMs() {
 
 std::string describe(const qs::QuantSpec& s) {
     char text[160];
-    if (s.op == qs::QuantOp::QuantizeV2)
+    if (qs::usesMode(s.op))
         std::snprintf(text, sizeof text, "QuantizeV2 %s %s%s [%g, %g]",
                       std::string(qs::qtypeInfo(s.T).name).c_str(),
                       std::string(qs::modeName(s.mode)).c_str(), s.narrow_range ? " narrow" : "",

@@ -105,12 +105,17 @@ JsonOut evalDequantize(const CaseReader& c) {
     return r;
 }
 
+// The explorer op of a QuantizeAndDequantize version. V1 is not an explorer op: it reads V2's
+// attributes but has no round_mode.
+QuantOp qdqOp(QdqVersion version) {
+    for (const OpDescriptor& d : opDescriptors())
+        if (d.family == OpFamily::Qdq && d.qdq_version == version) return d.op;
+    return QuantOp::QuantizeAndDequantizeV2;
+}
+
 JsonOut evalQdq(const CaseReader& c, QdqVersion version) {
     const TensorArg<float> input = inputTensor(c);
-    // V1 is not an explorer op: it reads V2's attributes but has no round_mode.
-    QuantSpec spec = defaultSpecFor(version == QdqVersion::V3   ? QuantOp::QuantizeAndDequantizeV3
-                                    : version == QdqVersion::V4 ? QuantOp::QuantizeAndDequantizeV4
-                                                                : QuantOp::QuantizeAndDequantizeV2);
+    QuantSpec spec = defaultSpecFor(qdqOp(version));
     for (const OpAttribute& attribute : opAttributes()) {
         const AttrUse use = attribute.use(spec.op);
         if (!attribute.tf || use == AttrUse::Input) continue;  // V3's num_bits: below

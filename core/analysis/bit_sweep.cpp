@@ -90,23 +90,28 @@ Result<QuantSpec> specWithBits(const QuantSpec& base, int bits) {
     if (bits < 1)
         return invalidArgument("bit width must be at least 1, got " + std::to_string(bits));
     QuantSpec s = base;
-    if (isQdq(base.op)) {
-        s.num_bits = bits;
-    } else if (base.op == QuantOp::TpuSimulatedQuantization) {
-        if (bits > 62)
-            return invalidArgument("TPU simulated quantization: 2^" + std::to_string(bits) +
-                                   " buckets is too many (at most 2^62)");
-        s.num_buckets = int64_t{1} << bits;
-    } else if (!qtypeWithBits(base.T, bits, s.T)) {
-        return invalidArgument("QuantizeV2 has no " + std::to_string(bits) + "-bit " +
-                               (qtypeInfo(base.T).isSigned ? "signed" : "unsigned") +
-                               " type (T is qint8, quint8, qint16, quint16 or qint32)");
+    switch (opDescriptor(base.op).bit_width) {
+        case BitWidthSource::NumBits: s.num_bits = bits; break;
+        case BitWidthSource::NumBuckets:
+            if (bits > 62)
+                return invalidArgument("TPU simulated quantization: 2^" + std::to_string(bits) +
+                                       " buckets is too many (at most 2^62)");
+            s.num_buckets = int64_t{1} << bits;
+            break;
+        case BitWidthSource::TypeT:
+            if (!qtypeWithBits(base.T, bits, s.T))
+                return invalidArgument("QuantizeV2 has no " + std::to_string(bits) + "-bit " +
+                                       (qtypeInfo(base.T).isSigned ? "signed" : "unsigned") +
+                                       " type (T is qint8, quint8, qint16, quint16 or qint32)");
+            break;
+        case BitWidthSource::Fixed:
+            return invalidArgument(std::string(quantOpName(base.op)) + " has a fixed bit width");
     }
     return s;
 }
 
 std::pair<int, int> sweepBitRange(const QuantSpec& spec) {
-    if (spec.op != QuantOp::QuantizeV2) return {2, 16};
+    if (opDescriptor(spec.op).bit_width != BitWidthSource::TypeT) return {2, 16};
     return {8, qtypeInfo(spec.T).isSigned ? 32 : 16};
 }
 
@@ -204,7 +209,8 @@ Result<BitSweep> sweepBits(const TensorRef<float>& data, const QuantSpec& base, 
         if (!reporter.step(b - min_bits, widths)) return analysisCancelled("the bit sweep");
         auto spec = specWithBits(base, b);
         if (!spec) {
-            if (base.op != QuantOp::QuantizeV2) return spec.error();
+            // A width T lacks is skipped; other ops' errors end the sweep.
+            if (opDescriptor(base.op).bit_width != BitWidthSource::TypeT) return spec.error();
             skipped += std::string(skipped.empty() ? "" : ", ") + std::to_string(b);
             continue;
         }

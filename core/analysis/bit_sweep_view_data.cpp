@@ -55,7 +55,7 @@ const BitSweepRow& exampleRow(const BitSweep& s) {
 }
 
 bool isTpuSweep(const BitSweep& s) {
-    return !s.rows.empty() && s.rows.front().spec.op == QuantOp::TpuSimulatedQuantization;
+    return !s.rows.empty() && opDescriptor(s.rows.front().spec.op).family == OpFamily::TpuSimulated;
 }
 
 }  // namespace qs::analysis

@@ -8,13 +8,15 @@ namespace qs::analysis {
 
 namespace {
 
-int bitsFor(const QuantSpec& spec) {
-    switch (spec.op) {
-    case QuantOp::QuantizeV2: return qtypeInfo(spec.T).bits;
-    case QuantOp::TpuSimulatedQuantization:
-        return static_cast<int>(std::lround(std::log2(std::max<double>(2, static_cast<double>(spec.num_buckets)))));
-    default: return static_cast<int>(spec.num_bits);
+// Whether the spec's codes are signed (the other frameworks quantize to the same sign): T's
+// sign, signed_input; the TPU's buckets count as signed.
+bool codesSigned(const QuantSpec& spec) {
+    switch (opDescriptor(spec.op).family) {
+        case OpFamily::QuantizeV2: return qtypeInfo(spec.T).isSigned;
+        case OpFamily::Qdq: return spec.signed_input;
+        case OpFamily::TpuSimulated: return true;
     }
+    return true;
 }
 
 // Per pair and reason, the first element that disagrees for that reason.
@@ -50,11 +52,9 @@ FrameworkSetup frameworkSetupFor(const QuantSpec& spec, float dataMin, float dat
     in.range_given = spec.range_source == RangeSource::Given;
     in.min = in.range_given ? spec.min_range : dataMin;
     in.max = in.range_given ? spec.max_range : dataMax;
-    in.op_bits = bitsFor(spec);
+    in.op_bits = wholeBitWidth(spec);
     in.bits = std::clamp(in.op_bits, 2, 16);
-    const bool isSigned = spec.op == QuantOp::QuantizeV2 ? qtypeInfo(spec.T).isSigned
-                          : spec.op == QuantOp::TpuSimulatedQuantization ? true
-                                                                         : spec.signed_input;
+    const bool isSigned = codesSigned(spec);
     in.is_signed = isSigned;
     Scheme tf;
     tf.kind = SchemeKind::Tf;
@@ -70,7 +70,7 @@ FrameworkSetup frameworkSetupFor(const QuantSpec& spec, float dataMin, float dat
         Scheme s;
         s.kind = SchemeKind::ScaledR14;
         s.tf = spec;
-        if (spec.op != QuantOp::QuantizeV2) s.tf.T = isSigned ? QType::QInt8 : QType::QUInt8;
+        if (opDescriptor(spec.op).uses.T == AttrUse::None) s.tf.T = isSigned ? QType::QInt8 : QType::QUInt8;
         in.schemes.push_back(s);
     }
     return in;

@@ -133,13 +133,16 @@ std::string schemeLabel(const Scheme& s, int bits) {
             return std::string(kScaledR14Label) + " " + std::string(qtypeInfo(s.tf.T).name);
         case SchemeKind::Tf: {
             std::string l = std::string("TF ") + std::string(quantOpName(s.tf.op));
-            if (usesMode(s.tf.op))
-                l += std::string(" ") + std::string(modeName(s.tf.mode)) + " " +
-                     std::string(qtypeInfo(s.tf.T).name);
-            else if (s.tf.op == QuantOp::TpuSimulatedQuantization)
-                l += " (" + std::to_string(int64_t{1} << bits) + " buckets)";
-            else  // the QuantizeAndDequantize ops: num_bits = bits, signed_input
-                l += " (" + codeTypeName(bits, s.tf.signed_input) + ")";
+            switch (opDescriptor(s.tf.op).family) {
+                case OpFamily::QuantizeV2:
+                    l += std::string(" ") + std::string(modeName(s.tf.mode)) + " " +
+                         std::string(qtypeInfo(s.tf.T).name);
+                    break;
+                case OpFamily::TpuSimulated: l += " (" + std::to_string(int64_t{1} << bits) + " buckets)"; break;
+                case OpFamily::Qdq:  // num_bits = bits, signed_input
+                    l += " (" + codeTypeName(bits, s.tf.signed_input) + ")";
+                    break;
+            }
             return l;
         }
     }
@@ -156,7 +159,7 @@ QuantSpec tfSpecFor(const Scheme& s, float min, float max, int bits) {
     spec.range_source = RangeSource::Given;
     spec.axis = -1;
     spec.num_bits = bits;
-    if (spec.op == QuantOp::TpuSimulatedQuantization) spec.num_buckets = int64_t{1} << bits;
+    if (opDescriptor(spec.op).bit_width == BitWidthSource::NumBuckets) spec.num_buckets = int64_t{1} << bits;
     return spec;
 }
 

@@ -31,14 +31,6 @@ Error checkError(const LessonCheck& c, const std::string& what) {
     return invalidArgument("lesson check \"" + c.kind + "\": " + what);
 }
 
-// The bit width the spec quantizes with.
-int bitsOf(const QuantSpec& s) {
-    if (s.op == QuantOp::QuantizeV2) return qtypeInfo(s.T).bits;
-    if (s.op == QuantOp::TpuSimulatedQuantization)
-        return static_cast<int>(std::lround(std::log2(static_cast<double>(std::max<int64_t>(s.num_buckets, 2)))));
-    return static_cast<int>(s.num_bits);
-}
-
 struct Run {
     std::vector<float> y;
     QuantRun info;
@@ -84,7 +76,7 @@ Result<LessonCheckResult> checkStep(const LessonCheck& c, std::span<const float>
     if (levels < 2) return checkError(c, "the data hits fewer than two levels");
     const auto [lo, hi] = std::minmax_element(r->y.begin(), r->y.end());
     const double measured = (static_cast<double>(*hi) - *lo) / static_cast<double>(levels - 1);
-    const double n = param(c, "levels", std::ldexp(1.0, bitsOf(spec)));
+    const double n = param(c, "levels", std::ldexp(1.0, wholeBitWidth(spec)));
     const double expected = (static_cast<double>(spec.max_range) - spec.min_range) / (n - 1);
     return judge(c, measured, expected,
                  fmt("step Δ %.6g (over %.0f levels) vs (max − min)/(%.0f − 1) = %.6g", measured,
@@ -105,7 +97,8 @@ Result<LessonCheckResult> checkMse(const LessonCheck& c, std::span<const float> 
 
 Result<LessonCheckResult> checkSqnrSlope(const LessonCheck& c, std::span<const float> x, const Shape& shape,
                                          const QuantSpec& spec, const Exec& exec) {
-    if (!isQdq(spec.op) && spec.op != QuantOp::TpuSimulatedQuantization)
+    const BitWidthSource width = opDescriptor(spec.op).bit_width;
+    if (width != BitWidthSource::NumBits && width != BitWidthSource::NumBuckets)
         return checkError(c, "needs an op with a free bit width (QuantizeAndDequantize or the TPU op)");
     const int from = static_cast<int>(param(c, "bits_from", 4)), to = static_cast<int>(param(c, "bits_to", 12));
     if (from < 2 || to > 16 || to - from < 1) return checkError(c, "bits_from/bits_to must span 2..16");
@@ -212,7 +205,7 @@ Result<LessonCheckResult> checkScaledMax(const LessonCheck& c, std::span<const f
     if (!r) return r.error();
     const double measured = r->info.slices.at(0).output_max;
     std::string text = fmt("output_max %.9g vs %.9g", measured, param(c, "expected", 0));
-    if (spec.op == QuantOp::QuantizeV2 && spec.mode == QuantizeMode::Scaled)
+    if (usesMode(spec.op) && spec.mode == QuantizeMode::Scaled)
         if (auto doc = scaledR14Params(spec.min_range, spec.max_range, spec.T))
             text += fmt(" (r1.4 documentation: ±%.9g, s = %.9g)", doc->output_max, doc->s);
     return judge(c, measured, param(c, "expected", 0), std::move(text));
@@ -223,9 +216,9 @@ Result<LessonCheckResult> checkNarrowLevels(const LessonCheck& c, std::span<cons
     auto r = run(spec, x, shape, exec);
     if (!r) return r.error();
     const double measured = static_cast<double>(distinctValues(r->y));
-    const double expected = std::ldexp(1.0, bitsOf(spec)) - (spec.narrow_range ? 1 : 0);
+    const double expected = std::ldexp(1.0, wholeBitWidth(spec)) - (spec.narrow_range ? 1 : 0);
     return judge(c, measured, expected,
-                 fmt("%.0f distinct levels vs 2^%.0f", measured, bitsOf(spec)) +
+                 fmt("%.0f distinct levels vs 2^%.0f", measured, wholeBitWidth(spec)) +
                      (spec.narrow_range ? " − 1 (narrow_range)" : "") + fmt(" = %.0f", expected));
 }
 
@@ -250,8 +243,10 @@ Result<LessonCheckResult> checkTieBias(const LessonCheck& c, const QuantSpec& sp
     double sum = 0;
     for (int64_t k = 0; k < ties; ++k) sum += (static_cast<double>(x[k]) - y[k]) / info.step;
     const double measured = sum / static_cast<double>(ties);
-    const bool even = spec.op == QuantOp::QuantizeAndDequantizeV3 ||
-                      (spec.op != QuantOp::TpuSimulatedQuantization && spec.round_mode == RoundMode::HalfToEven);
+    // V3 always rounds as its default (half to even); the TPU op has no round mode (ties go up).
+    const OpDescriptor& op = opDescriptor(spec.op);
+    const bool even = op.uses.round_mode == AttrUse::Fixed ? op.default_round_mode == RoundMode::HalfToEven
+                      : op.uses.round_mode == AttrUse::Attr && spec.round_mode == RoundMode::HalfToEven;
     const double expected = even ? 0.0 : -0.5;
     return judge(c, measured, expected,
                  fmt("mean error on %.0f exact ties: %.4f Δ vs %.1f Δ", static_cast<double>(ties),

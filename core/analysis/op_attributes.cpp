@@ -32,21 +32,11 @@ void setField(QuantSpec& s, const AttrValue& v) {
         v);
 }
 
-// --- which ops take a row ------------------------------------------------------------------
+// --- which ops take a row: its column in the op's descriptor -----------------------------------
 
-AttrUse quantizeV2Only(QuantOp op) { return usesMode(op) ? AttrUse::Attr : AttrUse::None; }
-AttrUse qdqOnly(QuantOp op) { return isQdq(op) ? AttrUse::Attr : AttrUse::None; }
-AttrUse quantizeV2AndQdq(QuantOp op) { return usesNarrowRange(op) ? AttrUse::Attr : AttrUse::None; }
-AttrUse tpuOnly(QuantOp op) {
-    return op == QuantOp::TpuSimulatedQuantization ? AttrUse::Attr : AttrUse::None;
-}
-AttrUse roundModeUse(QuantOp op) {
-    if (op == QuantOp::QuantizeAndDequantizeV3) return AttrUse::Fixed;
-    return roundModesFor(op).empty() ? AttrUse::None : AttrUse::Attr;
-}
-AttrUse numBitsUse(QuantOp op) {
-    if (op == QuantOp::QuantizeAndDequantizeV3) return AttrUse::Input;
-    return qdqOnly(op);
+template <AttrUse OpAttrUses::*Column>
+AttrUse useOf(QuantOp op) {
+    return opDescriptor(op).uses.*Column;
 }
 
 // --- TF's defaults (from the core's attribute structs, so they are spelled once) -------------
@@ -61,13 +51,11 @@ std::optional<AttrValue> ensureMinimumRangeDefault(QuantOp) {
 }
 std::optional<AttrValue> signedInputDefault(QuantOp) { return QdqAttrs{}.signed_input; }
 std::optional<AttrValue> numBitsDefault(QuantOp op) {
-    if (numBitsUse(op) == AttrUse::Input) return std::nullopt;
+    if (opDescriptor(op).uses.num_bits == AttrUse::Input) return std::nullopt;
     return QdqAttrs{}.num_bits;
 }
 // V2/V4 default to false, V3 to true (TF's op definitions).
-std::optional<AttrValue> rangeGivenDefault(QuantOp op) {
-    return op == QuantOp::QuantizeAndDequantizeV3 ? true : QdqAttrs{}.range_given;
-}
+std::optional<AttrValue> rangeGivenDefault(QuantOp op) { return opDescriptor(op).tf_range_given; }
 std::optional<AttrValue> rangeSourceDefault(QuantOp) { return enumValue(QuantSpec{}.range_source); }
 
 // --- enum values -------------------------------------------------------------------------------
@@ -118,10 +106,10 @@ Result<int64_t> parseType(std::string_view text, QuantOp) {
 }
 Result<int64_t> parseMode(std::string_view text, QuantOp) { return asValue(parseQuantizeMode(text)); }
 Result<int64_t> parseRoundMode(std::string_view text, QuantOp op) {
-    if (op == QuantOp::QuantizeV2) return asValue(parseQuantizeRoundMode(text));
-    if (roundModesFor(op).empty())  // V3 always rounds half to even; TPU has no rounding attribute
-        return invalidArgument(std::string(quantOpKey(op)) + " takes no round_mode");
-    return asValue(parseQdqRoundMode(text));
+    const OpDescriptor& d = opDescriptor(op);
+    if (!d.parse_round_mode)  // V3 always rounds half to even; TPU has no rounding attribute
+        return invalidArgument(std::string(d.key) + " takes no round_mode");
+    return asValue(d.parse_round_mode(text));
 }
 Result<int64_t> parseRangeSource(std::string_view text, QuantOp) {
     for (const AttrChoice& c : kRangeSources)
@@ -139,60 +127,66 @@ bool perChannel(const QuantSpec& s) { return s.axis >= 0; }
 #define QS_FIELD(member) .get = getField<&QuantSpec::member>, .set = setField<&QuantSpec::member>
 
 const OpAttribute kAttributes[] = {
-    {.name = "T", .kind = AttrKind::Enum, .use = quantizeV2Only, .tf_default = noDefault,
+    {.name = "T", .kind = AttrKind::Enum, .use = useOf<&OpAttrUses::T>, .tf_default = noDefault,
      .choices = typeChoices, .parse = parseType, .id = "type",
      .tooltip = "<p><b>T</b>: the quantized type, and so the number of codes "
                 "(qint8: −128…127, quint16: 0…65535, …).</p>",
      QS_FIELD(T)},
-    {.name = "mode", .kind = AttrKind::Enum, .use = quantizeV2Only, .tf_default = modeDefault,
+    {.name = "mode", .kind = AttrKind::Enum, .use = useOf<&OpAttrUses::mode>, .tf_default = modeDefault,
      .choices = modeChoices, .parse = parseMode,
      .tooltip = "<p><b>mode</b>: <b>MIN_COMBINED</b> maps [min, max] affinely onto the codes (signed "
                 "types shifted by half the range); <b>MIN_FIRST</b> rounds min·scale first so the "
                 "offset is an integer; <b>SCALED</b> is scale-only: 0.0 is code 0 and TF recomputes "
                 "the bound on the looser side. Every mode first widens the range to include 0.</p>",
      QS_FIELD(mode)},
-    {.name = "signed_input", .kind = AttrKind::Bool, .use = qdqOnly, .tf_default = signedInputDefault,
+    {.name = "signed_input", .kind = AttrKind::Bool, .use = useOf<&OpAttrUses::signed_input>,
+     .tf_default = signedInputDefault,
      .tooltip = "<p><b>signed_input</b>: codes −2^(b−1)…2^(b−1)−1 when true, 0…2^b−1 when false. "
                 "Unsigned does not clamp negatives unless the range is given.</p>",
      QS_FIELD(signed_input)},
-    {.name = "num_bits", .kind = AttrKind::Int, .use = numBitsUse, .tf_default = numBitsDefault, .min = 0,
+    {.name = "num_bits", .kind = AttrKind::Int, .use = useOf<&OpAttrUses::num_bits>,
+     .tf_default = numBitsDefault, .min = 0,
      .max = 64,
      .tooltip = "<p><b>num_bits</b>: the bit width of the fake quantizer; TF "
                 "accepts 1…61 (signed) or 1…62 (unsigned).</p>",
      QS_FIELD(num_bits)},
-    {.name = "range_given", .kind = AttrKind::Bool, .use = qdqOnly, .tf_default = rangeGivenDefault,
+    {.name = "range_given", .kind = AttrKind::Bool, .use = useOf<&OpAttrUses::range_given>,
+     .tf_default = rangeGivenDefault,
      .tooltip = "<p><b>range_given</b>: use input_min/input_max (and clamp to them); when false, TF "
                 "takes the min and max of the data (per channel with an axis) and does not clamp.</p>",
      QS_FIELD(range_given)},
-    {.name = "round_mode", .kind = AttrKind::Enum, .use = roundModeUse, .tf_default = roundModeDefault,
+    {.name = "round_mode", .kind = AttrKind::Enum, .use = useOf<&OpAttrUses::round_mode>,
+     .tf_default = roundModeDefault,
      .choices = roundModeChoices, .parse = parseRoundMode,
      .tooltip = "<p><b>round_mode</b>: how ties (x.5) round. QuantizeV2: HALF_AWAY_FROM_ZERO "
                 "(default) or HALF_TO_EVEN, which TF allows in SCALED mode only. QDQ V2/V4: "
                 "HALF_TO_EVEN (default) or HALF_UP (floor(x + 0.5)).</p>",
      QS_FIELD(round_mode)},
-    {.name = "narrow_range", .kind = AttrKind::Bool, .use = quantizeV2AndQdq, .tf_default = narrowRangeDefault,
+    {.name = "narrow_range", .kind = AttrKind::Bool, .use = useOf<&OpAttrUses::narrow_range>,
+     .tf_default = narrowRangeDefault,
      .tooltip = "<p><b>narrow_range</b>: drop the lowest code so the signed range is symmetric "
                 "(qint8: −127…127). QuantizeV2 honours it in SCALED mode only; for quint8 it makes "
                 "1 the smallest code, so 0.0 quantizes to 1.</p>",
      QS_FIELD(narrow_range)},
-    {.name = "axis", .kind = AttrKind::Int, .use = quantizeV2AndQdq, .tf_default = axisDefault, .min = -1,
+    {.name = "axis", .kind = AttrKind::Int, .use = useOf<&OpAttrUses::axis>, .tf_default = axisDefault, .min = -1,
      .max = 7, .min_text = "−1 (per tensor)",
      .tooltip = "<p><b>axis</b>: quantize each slice along this dimension with its own range "
                 "(per-channel). −1 quantizes the whole tensor with one range.</p>",
      QS_FIELD(axis)},
     // Not TF's: where QuantizeV2's per-channel ranges come from (the explorer's choice).
-    {.name = "range_source", .kind = AttrKind::Enum, .tf = false, .use = quantizeV2Only,
+    {.name = "range_source", .kind = AttrKind::Enum, .tf = false, .use = useOf<&OpAttrUses::range_source>,
      .tf_default = rangeSourceDefault, .choices = rangeSourceChoices, .parse = parseRangeSource,
      .label = "Channel ranges",
      .tooltip = "<p>With an axis, QuantizeV2 takes one min_range/max_range per channel: either the "
                 "range below repeated, or each channel's min and max (per-channel calibration).</p>",
      .shown = perChannel, QS_FIELD(range_source)},
-    {.name = "ensure_minimum_range", .kind = AttrKind::Float, .use = quantizeV2Only,
+    {.name = "ensure_minimum_range", .kind = AttrKind::Float, .use = useOf<&OpAttrUses::ensure_minimum_range>,
      .tf_default = ensureMinimumRangeDefault, .min = 0, .max = 10, .step = 0.01, .decimals = 4,
      .tooltip = "<p><b>ensure_minimum_range</b> (default 0.01): the range is widened to at least this "
                 "fraction of max(1, |min|, |max|). TF suggests 0 for new uses.</p>",
      QS_FIELD(ensure_minimum_range)},
-    {.name = "num_buckets", .kind = AttrKind::Int, .use = tpuOnly, .tf_default = noDefault, .min = 0,
+    {.name = "num_buckets", .kind = AttrKind::Int, .use = useOf<&OpAttrUses::num_buckets>,
+     .tf_default = noDefault, .min = 0,
      .max = 2147483647.0,
      .tooltip = "<p><b>num_buckets</b>: the number of levels between lower and upper (inclusive). "
                 "TF raises ValueError below 2.</p>",
@@ -224,10 +218,6 @@ QuantSpec defaultSpecFor(QuantOp op) {
     return s;
 }
 
-RangeInputNames rangeInputNames(QuantOp op) {
-    if (op == QuantOp::QuantizeV2) return {"min_range", "max_range", "input_min", "input_max", false};
-    if (isQdq(op)) return {"input_min", "input_max", "input_min", "input_max", false};
-    return {"lower", "upper", "lower", "upper", true};
-}
+RangeInputNames rangeInputNames(QuantOp op) { return opDescriptor(op).range; }
 
 }  // namespace qs

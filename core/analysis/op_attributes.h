@@ -21,13 +21,7 @@ namespace qs {
 
 enum class AttrKind { Bool, Int, Float, Enum };
 
-// How an op takes an attribute.
-enum class AttrUse {
-    None,   // the op has no such attribute
-    Attr,   // an attribute; TF's default applies when a case leaves it out
-    Fixed,  // the op always behaves as if it held its default (V3's round_mode: HALF_TO_EVEN)
-    Input,  // an input tensor rather than an attribute (V3's num_bits): required
-};
+// How an op takes an attribute: AttrUse, in op_descriptor.h (each op's row holds its column).
 
 // A value of any kind: Bool, Int (int64_t), Float (held as double; QuantSpec keeps float32,
 // so the round trip is exact), Enum (the enum's value as int64_t).
@@ -87,12 +81,8 @@ const OpAttribute* findOpAttribute(std::string_view name);
 // own round mode.
 QuantSpec defaultSpecFor(QuantOp op);
 
-// The range inputs' names: TF's (the form's labels) and the test vectors' (cases, reports).
-struct RangeInputNames {
-    std::string_view tf_min, tf_max;      // min_range | input_min | lower
-    std::string_view case_min, case_max;  // input_min | input_min | lower
-    bool case_in_attrs;                   // TPU: lower/upper are attributes of the config
-};
+// The range inputs' names: TF's (the form's labels) and the test vectors' (cases, reports);
+// the op's row in op_descriptor.h.
 RangeInputNames rangeInputNames(QuantOp op);
 
 }  // namespace qs

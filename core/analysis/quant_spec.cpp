@@ -12,21 +12,6 @@
 
 namespace qs {
 
-namespace {
-
-constexpr RoundMode kQuantizeV2RoundModes[] = {RoundMode::HalfAwayFromZero, RoundMode::HalfToEven};
-constexpr RoundMode kQdqRoundModes[] = {RoundMode::HalfToEven, RoundMode::HalfUp};
-
-QdqVersion qdqVersion(QuantOp op) {
-    switch (op) {
-        case QuantOp::QuantizeAndDequantizeV3: return QdqVersion::V3;
-        case QuantOp::QuantizeAndDequantizeV4: return QdqVersion::V4;
-        default: return QdqVersion::V2;
-    }
-}
-
-}  // namespace
-
 QuantizeV2Attrs quantizeV2Attrs(const QuantSpec& s) {
     QuantizeV2Attrs a;
     a.T = s.T;
@@ -49,7 +34,7 @@ DequantizeAttrs dequantizeAttrs(const QuantSpec& s) {
 
 QdqAttrs qdqAttrs(const QuantSpec& s) {
     QdqAttrs a;
-    a.version = qdqVersion(s.op);
+    a.version = opDescriptor(s.op).qdq_version;
     a.signed_input = s.signed_input;
     a.num_bits = s.num_bits;
     a.range_given = s.range_given;
@@ -107,27 +92,8 @@ int64_t codeAsInt64(double code) {
 
 }  // namespace
 
-std::string_view quantOpName(QuantOp op) {
-    switch (op) {
-        case QuantOp::QuantizeV2: return "QuantizeV2 → Dequantize";
-        case QuantOp::QuantizeAndDequantizeV2: return "QuantizeAndDequantizeV2";
-        case QuantOp::QuantizeAndDequantizeV3: return "QuantizeAndDequantizeV3";
-        case QuantOp::QuantizeAndDequantizeV4: return "QuantizeAndDequantizeV4";
-        case QuantOp::TpuSimulatedQuantization: return "TPU simulated quantization";
-    }
-    return "?";
-}
-
-std::string_view quantOpKey(QuantOp op) {
-    switch (op) {
-        case QuantOp::QuantizeV2: return "QuantizeV2";
-        case QuantOp::QuantizeAndDequantizeV2: return "QuantizeAndDequantizeV2";
-        case QuantOp::QuantizeAndDequantizeV3: return "QuantizeAndDequantizeV3";
-        case QuantOp::QuantizeAndDequantizeV4: return "QuantizeAndDequantizeV4";
-        case QuantOp::TpuSimulatedQuantization: return "TPUSimulatedQuantization";
-    }
-    return "?";
-}
+std::string_view quantOpName(QuantOp op) { return opDescriptor(op).name; }
+std::string_view quantOpKey(QuantOp op) { return opDescriptor(op).key; }
 
 bool parseQuantOpKey(std::string_view key, QuantOp& op) {
     for (QuantOp o : kAllQuantOps)
@@ -138,26 +104,12 @@ bool parseQuantOpKey(std::string_view key, QuantOp& op) {
     return false;
 }
 
-std::span<const RoundMode> roundModesFor(QuantOp op) {
-    switch (op) {
-        case QuantOp::QuantizeV2: return kQuantizeV2RoundModes;
-        case QuantOp::QuantizeAndDequantizeV2:
-        case QuantOp::QuantizeAndDequantizeV4: return kQdqRoundModes;
-        default: return {};
-    }
-}
-
-RoundMode defaultRoundMode(QuantOp op) {
-    return op == QuantOp::QuantizeV2 ? QuantizeV2Attrs{}.round_mode : QdqAttrs{}.round_mode;
-}
-
-bool usesMode(QuantOp op) { return op == QuantOp::QuantizeV2; }
-bool isQdq(QuantOp op) {
-    return op == QuantOp::QuantizeAndDequantizeV2 || op == QuantOp::QuantizeAndDequantizeV3 ||
-           op == QuantOp::QuantizeAndDequantizeV4;
-}
-bool usesNarrowRange(QuantOp op) { return op == QuantOp::QuantizeV2 || isQdq(op); }
-bool usesAxis(QuantOp op) { return usesNarrowRange(op); }
+std::span<const RoundMode> roundModesFor(QuantOp op) { return opDescriptor(op).round_modes; }
+RoundMode defaultRoundMode(QuantOp op) { return opDescriptor(op).default_round_mode; }
+bool usesMode(QuantOp op) { return opDescriptor(op).uses.mode != AttrUse::None; }
+bool isQdq(QuantOp op) { return opDescriptor(op).family == OpFamily::Qdq; }
+bool usesNarrowRange(QuantOp op) { return opDescriptor(op).uses.narrow_range != AttrUse::None; }
+bool usesAxis(QuantOp op) { return opDescriptor(op).uses.axis != AttrUse::None; }
 
 namespace {
 

@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/analysis/op_descriptor.h"
 #include "core/ops/dequantize.h"
 #include "core/ops/modes.h"
 #include "core/ops/qtype.h"
@@ -21,20 +22,7 @@
 
 namespace qs {
 
-// The op (or op chain) being explored.
-enum class QuantOp {
-    QuantizeV2,               // Dequantize(QuantizeV2(x)), fed QuantizeV2's output_min/max
-    QuantizeAndDequantizeV2,
-    QuantizeAndDequantizeV3,  // num_bits is an input tensor; rounding fixed to HALF_TO_EVEN
-    QuantizeAndDequantizeV4,  // V2's kernel (differs only in its gradient)
-    TpuSimulatedQuantization, // QuantizationConfig(num_buckets, lower, upper), spec 5.2
-};
-
-constexpr QuantOp kAllQuantOps[] = {QuantOp::QuantizeV2, QuantOp::QuantizeAndDequantizeV2,
-                                    QuantOp::QuantizeAndDequantizeV3,
-                                    QuantOp::QuantizeAndDequantizeV4,
-                                    QuantOp::TpuSimulatedQuantization};
-
+// Each op's facts are its row in op_descriptor.h; these read it.
 std::string_view quantOpName(QuantOp op);  // "QuantizeV2 → Dequantize", ...
 std::string_view quantOpKey(QuantOp op);   // stable id for files: "QuantizeV2", ...
 bool parseQuantOpKey(std::string_view key, QuantOp& op);

@@ -317,7 +317,7 @@ std::optional<QuantSpec> explorerSpecOf(const StoredQuantComparison& cmp, int ru
     QuantSpec spec = *r.tf;
     if (cmp.axis >= 0) {
         spec.axis = cmp.axis;
-        if (spec.op == QuantOp::QuantizeV2) spec.range_source = RangeSource::FromData;
+        if (opDescriptor(spec.op).uses.range_source != AttrUse::None) spec.range_source = RangeSource::FromData;
         else spec.range_given = false;
         return spec;
     }

@@ -33,7 +33,7 @@ QString BitSweepView::levelsCaption(const BitSweep& s) {
     const auto& r = qs::analysis::exampleRow(s);
     const qs::QuantSpec& spec = r.spec;
     QString what;
-    if (spec.op == qs::QuantOp::TpuSimulatedQuantization)
+    if (qs::opDescriptor(spec.op).family == qs::OpFamily::TpuSimulated)
         what = tr("TPU: b bits = 2^b buckets (x = log2(num_buckets)), all 2^b levels inside [lower, upper]");
     else if (qs::isQdq(spec.op) && spec.signed_input)
         what = tr("signed QDQ scales by the positive side: 2^b codes, 2^b − %1 of them inside the range")

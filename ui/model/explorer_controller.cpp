@@ -18,7 +18,7 @@ namespace {
 QString whatToDo(const qs::QuantSpec& spec, const QString& message) {
     // QuantizeAndDequantizeV2/V4 with an axis and range_given want one range per channel,
     // which the window does not give them: each channel's own range needs range_given off.
-    if (qs::isQdq(spec.op) && spec.op != qs::QuantOp::QuantizeAndDequantizeV3 && spec.axis >= 0 && spec.range_given &&
+    if (qs::opDescriptor(spec.op).range.given_range_scalar_only && spec.axis >= 0 && spec.range_given &&
         (message.contains(QLatin1String("input_min must be a scalar")) ||
          message.contains(QLatin1String("input_max must be a scalar"))))
         return QObject::tr(" — per channel, untick range_given so that each channel uses its own data's "
@@ -108,7 +108,7 @@ void ExplorerController::dragRange(float min, float max, bool finished) {
 void ExplorerController::stepMode(int delta) {
     // QuantizeV2 cycles its modes, the other ops their round modes: quick comparisons.
     const qs::QuantSpec& s = model_->spec();
-    if (s.op == qs::QuantOp::QuantizeV2) {
+    if (qs::usesMode(s.op)) {
         const int m = (static_cast<int>(s.mode) + delta + 3) % 3;
         qs::QuantSpec next = s;
         next.mode = static_cast<qs::QuantizeMode>(m);

@@ -102,7 +102,8 @@ bool ModelFileController::select(const QString& name, const qs::QuantSpec* given
         // QuantizeV2 per channel takes a range per channel: each channel's own min and max
         // (what a per-channel calibration feeds), not the form's one range for all, which
         // was chosen for other data.
-        if (spec.axis >= 0 && spec.op == qs::QuantOp::QuantizeV2) spec.range_source = qs::RangeSource::FromData;
+        if (spec.axis >= 0 && qs::opDescriptor(spec.op).uses.range_source != qs::AttrUse::None)
+            spec.range_source = qs::RangeSource::FromData;
         emit notice(spec.axis >= 0 ? tr("%1: per channel on axis %2").arg(name).arg(spec.axis)
                                    : tr("%1: per tensor").arg(name));
     } else if (axis >= 0) {

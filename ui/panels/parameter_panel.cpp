@@ -298,12 +298,12 @@ void ParameterPanel::refreshFromModel() {
                        static_cast<QWidget*>(fromDataButton_)})
         setRowVisible(w, true);  // all ops have a range; showOnly may leave it out
 
-    const bool v2 = s.op == QuantOp::QuantizeV2, qdq = isQdq(s.op);
+    const bool qdq = isQdq(s.op), takesRangeSource = opDescriptor(s.op).uses.range_source != AttrUse::None;
     setRowVisible(channelSpin_, usesAxis(s.op) && s.axis >= 0);
     refreshChannel();
     // The range fields mean nothing when the op takes its range from the data.
     const bool rangeUsed = !(qdq && !s.range_given) &&
-                           !(v2 && s.axis >= 0 && s.range_source == RangeSource::FromData);
+                           !(takesRangeSource && s.axis >= 0 && s.range_source == RangeSource::FromData);
     minRangeSpin_->setEnabled(rangeUsed);
     maxRangeSpin_->setEnabled(rangeUsed);
     const RangeInputNames names = rangeInputNames(s.op);

@@ -227,8 +227,7 @@ void ChannelView::draw() {
         if (result_) {
             note = tr("Per tensor: the spec has no axis.\nSet an axis to see each channel's range, scale and error.");
             // QDQ V2/V4 take one scalar range with range_given: per channel they need it off.
-            if (qs::isQdq(result_->spec.op) && result_->spec.op != qs::QuantOp::QuantizeAndDequantizeV3 &&
-                result_->spec.range_given)
+            if (qs::opDescriptor(result_->spec.op).range.given_range_scalar_only && result_->spec.range_given)
                 note += tr("\nWith %1, also untick range_given: each channel then uses its own data's range.")
                             .arg(QString::fromUtf8(qs::quantOpName(result_->spec.op).data()));
         }

@@ -193,7 +193,8 @@ QString StatsPanel::formulaText(const qs::analysis::ExplorerResult& r) {
     const qs::SliceQuant q = r.run.slices.empty() ? qs::SliceQuant{} : r.run.slices.front();
     QString text;
     QString numbers;
-    if (s.op == qs::QuantOp::QuantizeV2) {
+    const qs::OpFamily family = qs::opDescriptor(s.op).family;
+    if (family == qs::OpFamily::QuantizeV2) {
         const auto info = qs::qtypeInfo(s.T);
         const long long range = static_cast<long long>(info.highest - info.lowest);  // range(T)
         const long long half = info.isSigned ? (range + 1) / 2 : 0;
@@ -221,7 +222,7 @@ QString StatsPanel::formulaText(const qs::analysis::ExplorerResult& r) {
                 break;
         }
         text += tr("\nmin, max: the range after TF's adjustment (returned as output_min, output_max)");
-    } else if (qs::isQdq(s.op)) {
+    } else if (family == qs::OpFamily::Qdq) {
         const long long bits = s.num_bits;
         long long lo = 0, hi = 0;
         if (s.signed_input) {

@@ -255,9 +255,9 @@ void TransferView::draw() {
     items_->zeroText->setVisible(zeroInWindow);
 
     // The range the op used, with the requested one beside it when TF adjusted it.
-    items_->rangeLegend->setName(spec.op == qs::QuantOp::QuantizeV2
-                                     ? tr("output_min / output_max (returned)")
-                                     : tr("%1 / %2 (used)").arg(usedMinName(spec), usedMaxName(spec)));
+    items_->rangeLegend->setName((qs::opDescriptor(spec.op).range.used_is_returned ? tr("%1 / %2 (returned)")
+                                                                                   : tr("%1 / %2 (used)"))
+                                     .arg(usedMinName(spec), usedMaxName(spec)));
     auto label = [&](const QString& name, float used, float requested) {
         QString s = name + QStringLiteral(" = ") + floatText(used);
         // On its own line: one long line ran under the legend in the bottom-right corner.

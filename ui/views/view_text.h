@@ -1,4 +1,5 @@
-// Shared wording of the views: numbers as TF returned them, op and range names per op.
+// Shared wording of the views: numbers as TF returned them, op and range names per op (from
+// the op's descriptor row; the words that differ by family switch on it).
 #pragma once
 
 #include <charconv>
@@ -43,41 +44,19 @@ inline QString countText(double v) { return QLocale().toString(static_cast<qlong
 inline QString tr(const char* s) { return QCoreApplication::translate("qs::ui::views", s); }
 
 // What the curve is, in TF's names.
-inline QString curveName(const qs::QuantSpec& spec) {
-    switch (spec.op) {
-        case qs::QuantOp::QuantizeV2: return QStringLiteral("Dequantize(QuantizeV2(x))");
-        case qs::QuantOp::QuantizeAndDequantizeV2: return QStringLiteral("QuantizeAndDequantizeV2(x)");
-        case qs::QuantOp::QuantizeAndDequantizeV3: return QStringLiteral("QuantizeAndDequantizeV3(x)");
-        case qs::QuantOp::QuantizeAndDequantizeV4: return QStringLiteral("QuantizeAndDequantizeV4(x)");
-        case qs::QuantOp::TpuSimulatedQuantization: return QStringLiteral("TPU simulated quantization(x)");
-    }
-    return QStringLiteral("Q(x)");
-}
+inline QString curveName(const qs::QuantSpec& spec) { return qs(qs::opDescriptor(spec.op).formula); }
 
 // Names of the range inputs (the handles) and of the range the op used (the markers).
-inline QString requestedMinName(const qs::QuantSpec& s) {
-    if (s.op == qs::QuantOp::QuantizeV2) return QStringLiteral("min_range");
-    if (s.op == qs::QuantOp::TpuSimulatedQuantization) return QStringLiteral("lower");
-    return QStringLiteral("input_min");
-}
-inline QString requestedMaxName(const qs::QuantSpec& s) {
-    if (s.op == qs::QuantOp::QuantizeV2) return QStringLiteral("max_range");
-    if (s.op == qs::QuantOp::TpuSimulatedQuantization) return QStringLiteral("upper");
-    return QStringLiteral("input_max");
-}
-inline QString usedMinName(const qs::QuantSpec& s) {
-    if (s.op == qs::QuantOp::QuantizeV2) return QStringLiteral("output_min");
-    if (s.op == qs::QuantOp::TpuSimulatedQuantization) return QStringLiteral("lower");
-    return QStringLiteral("effective min");
-}
-inline QString usedMaxName(const qs::QuantSpec& s) {
-    if (s.op == qs::QuantOp::QuantizeV2) return QStringLiteral("output_max");
-    if (s.op == qs::QuantOp::TpuSimulatedQuantization) return QStringLiteral("upper");
-    return QStringLiteral("effective max");
-}
+inline QString requestedMinName(const qs::QuantSpec& s) { return qs(qs::opDescriptor(s.op).range.tf_min); }
+inline QString requestedMaxName(const qs::QuantSpec& s) { return qs(qs::opDescriptor(s.op).range.tf_max); }
+inline QString usedMinName(const qs::QuantSpec& s) { return qs(qs::opDescriptor(s.op).range.used_min); }
+inline QString usedMaxName(const qs::QuantSpec& s) { return qs(qs::opDescriptor(s.op).range.used_max); }
 inline QString codeName(const qs::QuantSpec& s) {
-    if (s.op == qs::QuantOp::TpuSimulatedQuantization) return tr("bucket q");
-    if (qs::isQdq(s.op)) return tr("level (%1 bit)").arg(s.num_bits);
+    switch (qs::opDescriptor(s.op).family) {
+        case qs::OpFamily::TpuSimulated: return tr("bucket q");
+        case qs::OpFamily::Qdq: return tr("level (%1 bit)").arg(s.num_bits);
+        case qs::OpFamily::QuantizeV2: break;
+    }
     return tr("quantized code (%1)").arg(qs(qs::qtypeInfo(s.T).name));
 }
 
@@ -91,12 +70,12 @@ inline bool rangeIsGiven(const qs::QuantSpec& s) {
 
 inline QString specTitle(const qs::QuantSpec& s) {
     QStringList parts{qs(qs::quantOpName(s.op))};
-    if (s.op == qs::QuantOp::TpuSimulatedQuantization) {
-        parts << tr("%1 buckets").arg(s.num_buckets);
-    } else if (qs::isQdq(s.op)) {
-        parts << tr("%1 bit %2").arg(s.num_bits).arg(s.signed_input ? tr("signed") : tr("unsigned"));
-    } else {
-        parts << qs(qs::qtypeInfo(s.T).name) << qs(qs::modeName(s.mode));
+    switch (qs::opDescriptor(s.op).family) {
+        case qs::OpFamily::TpuSimulated: parts << tr("%1 buckets").arg(s.num_buckets); break;
+        case qs::OpFamily::Qdq:
+            parts << tr("%1 bit %2").arg(s.num_bits).arg(s.signed_input ? tr("signed") : tr("unsigned"));
+            break;
+        case qs::OpFamily::QuantizeV2: parts << qs(qs::qtypeInfo(s.T).name) << qs(qs::modeName(s.mode)); break;
     }
     if (!qs::roundModesFor(s.op).empty()) parts << qs(qs::roundModeName(s.round_mode));
     if (s.narrow_range && qs::usesNarrowRange(s.op)) parts << QStringLiteral("narrow_range");
