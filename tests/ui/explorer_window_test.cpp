@@ -1,5 +1,7 @@
 #include "tests/ui/explorer_window_test.h"
 
+#include <QFileInfo>
+
 #include "tests/ui/isolated_user_files.h"
 
 namespace {
@@ -251,7 +253,9 @@ QMenu* ExplorerWindowTest::recentMenu() const {
 
 // Answers the next modal dialog as a user would: a file dialog (QFileDialog::getOpenFileName /
 // getSaveFileName) with `path`, a message box with OK (its text goes to lastMessage_).
-void ExplorerWindowTest::answerNextDialog(const QString& path) {
+void ExplorerWindowTest::answerNextDialog(const QString& given) {
+    // A file dialog reads a relative name against its own folder, not the test's: absolute.
+    const QString path = given.isEmpty() ? given : QFileInfo(given).absoluteFilePath();
     auto* timer = new QTimer(this);
     auto ticks = std::make_shared<int>(0);
     timer->setInterval(10);

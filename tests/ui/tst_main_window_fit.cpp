@@ -203,6 +203,20 @@ private slots:
         QVERIFY(table->rowViewportPosition(last) + table->rowHeight(last) <= table->viewport()->height());
     }
 
+    // The welcome page fits between the docks: its card inside the views' area, every
+    // button's text whole.
+    void welcomePageFitsBetweenTheDocks() {
+        w_->showWelcome();
+        QTest::qWait(50);
+        auto* card = w_->findChild<QFrame*>(QStringLiteral("welcomeCard"));
+        QVERIFY(card && card->isVisible());
+        const QRect inCentral(card->mapTo(w_->centralWidget(), QPoint(0, 0)), card->size());
+        QVERIFY2(w_->centralWidget()->rect().contains(inCentral),
+                 qPrintable(QStringLiteral("card %1 px wide in %2").arg(card->width()).arg(w_->centralWidget()->width())));
+        for (QPushButton* b : card->findChildren<QPushButton*>())
+            QVERIFY2(b->sizeHint().width() <= b->width(), qPrintable(b->text()));
+    }
+
     void screenshots() {
         const QString dir = qEnvironmentVariable("QS_SCREENSHOT_DIR");
         if (dir.isEmpty()) QSKIP("QS_SCREENSHOT_DIR is not set");

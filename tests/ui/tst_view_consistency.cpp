@@ -484,7 +484,9 @@ void TstViewConsistency::allNanData() {
 void TstViewConsistency::tensorFromEachModelFormat_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("tensor");
-    const QString models = QStringLiteral(QS_TEST_DATA_DIR "/models/");
+    // Absolute: the window's session names the file, and a relative name would be read
+    // against the session's folder.
+    const QString models = QDir(QStringLiteral(QS_TEST_DATA_DIR "/models")).absolutePath() + QLatin1Char('/');
     QTest::newRow("onnx") << models + QStringLiteral("onnx/silero_vad_legacy.onnx") << QStringLiteral("1076");
     QTest::newRow("tflite") << models + QStringLiteral("tflite/person_detect.tflite")
                             << QStringLiteral("MobilenetV1/Conv2d_10_pointwise/weights/read");

@@ -1,5 +1,7 @@
 #include "ui/help/welcome_page.h"
 
+#include <algorithm>
+
 #include <QEvent>
 #include <QLabel>
 #include <QPushButton>
@@ -22,11 +24,11 @@ QPushButton* choice(const QString& text, const QString& detail, const char* name
 WelcomePage::WelcomePage(QWidget* over) : QFrame(over) {
     setObjectName(QStringLiteral("welcomePage"));
     setAutoFillBackground(true);
-    auto* card = new QFrame;
+    auto* card = card_ = new QFrame;
     card->setObjectName(QStringLiteral("welcomeCard"));
     card->setFrameShape(QFrame::StyledPanel);
-    // A fixed width: word-wrapped labels in a layout of no set width get too little height.
-    card->setFixedWidth(600);
+    // A set width (fitCard): word-wrapped labels in a layout of no set width get too little
+    // height.
     auto* title = new QLabel(tr("<h2>Welcome to QuantScope</h2>"));
     auto* text = new QLabel(
         tr("<p>See what quantization does to numbers, exactly as TensorFlow's kernels compute it. "
@@ -37,7 +39,9 @@ WelcomePage::WelcomePage(QWidget* over) : QFrame(over) {
     text->setTextFormat(Qt::RichText);
     lesson_ = choice(tr("Try the first lesson: the staircase and its step"),
                      tr("Thirteen short lessons, each with a live check (Lessons menu)"), "welcomeLesson");
-    model_ = choice(tr("Open a model file… (%1)").arg(QString::fromStdString(qs::modelfile::modelFormatNames())),
+    // The formats on a second line: on one the button was wider than the views between the
+    // docks of a 1280-pixel window.
+    model_ = choice(tr("Open a model file…\n(%1)").arg(QString::fromStdString(qs::modelfile::modelFormatNames())),
                     tr("Explore its tensors and compare the stored codes with TF's rules"), "welcomeModel");
     data_ = choice(tr("Open a data file… (.npy, CSV, fastText .vec)"), tr("Quantize your own numbers"),
                    "welcomeData");
@@ -67,11 +71,25 @@ WelcomePage::WelcomePage(QWidget* over) : QFrame(over) {
     connect(explore_, &QPushButton::clicked, this, choose(nullptr));
     over->installEventFilter(this);
     setGeometry(over->rect());
+    fitCard();
     hide();
 }
 
+void WelcomePage::fitCard() {
+    // 600 pixels where there is room, down to what its buttons need between the docks of a
+    // 1280-pixel window (a fixed 600 ran under the Statistics dock there).
+    int least = 0;
+    for (QPushButton* b : {lesson_, model_, data_, explore_}) least = std::max(least, b->sizeHint().width());
+    const QMargins m = card_->layout()->contentsMargins();
+    least += m.left() + m.right() + 2 * card_->frameWidth();
+    card_->setFixedWidth(std::max(least, std::min(600, width() - 16)));
+}
+
 bool WelcomePage::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == parentWidget() && event->type() == QEvent::Resize) setGeometry(parentWidget()->rect());
+    if (watched == parentWidget() && event->type() == QEvent::Resize) {
+        setGeometry(parentWidget()->rect());
+        fitCard();
+    }
     return QFrame::eventFilter(watched, event);
 }
 

@@ -31,6 +31,9 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void fitCard();
+
+    QFrame* card_ = nullptr;
     QPushButton *lesson_, *model_, *data_, *explore_;
 };
 
