@@ -112,6 +112,8 @@ private slots:
             const auto modes = roundModesFor(op);
             QCOMPARE(std::vector<RoundMode>(modes.begin(), modes.end()), e.round_modes);
             QCOMPARE(defaultRoundMode(op), e.default_round);
+            // An op offers round modes exactly when it can parse one.
+            QCOMPARE(opDescriptor(op).parse_round_mode != nullptr, !modes.empty());
             QCOMPARE(qdqAttrs(specOf(op)).version, e.qdq_version);
         }
     }
