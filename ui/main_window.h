@@ -10,7 +10,7 @@
 #include <functional>
 #include <utility>
 
-#include "ui/model/explorer_controller.h"
+#include "session/explorer/explorer_controller.h"
 
 class QDockWidget;
 class QDragEnterEvent;

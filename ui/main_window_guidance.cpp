@@ -10,11 +10,11 @@
 #include <QPushButton>
 #include <QSettings>
 
+#include "session/explorer/explorer_model.h"
 #include "ui/help/help_dialog.h"
 #include "ui/help/welcome_page.h"
 #include "ui/lessons/lesson_controller.h"
 #include "ui/main_window.h"
-#include "ui/model/explorer_model.h"
 
 namespace qs::ui {
 

@@ -15,7 +15,7 @@
 #include "ui/views/framework_view.h"
 #include "ui/views/histogram_view.h"
 #include "ui/views/transfer_view.h"
-#include "ui/window_fit.h"
+#include "ui/window/window_fit.h"
 
 namespace qs::ui {
 

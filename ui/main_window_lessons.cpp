@@ -2,12 +2,12 @@
 // their stable names through showView() (ui/main_window_layout.cpp, the ViewNavigator).
 #include <QDockWidget>
 
+#include "session/modelfile/model_file_controller.h"
 #include "ui/lessons/lesson_controller.h"
 #include "ui/lessons/lesson_stage_director.h"
 #include "ui/main_window.h"
 #include "ui/modelfile/model_docks.h"
-#include "ui/modelfile/model_file_controller.h"
-#include "ui/presentation_mode.h"
+#include "ui/window/presentation_mode.h"
 
 namespace qs::ui {
 

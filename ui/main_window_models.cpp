@@ -13,14 +13,14 @@
 #include <utility>
 
 #include "core/modelfile/model_file.h"
-#include "ui/embedding/embedding_model.h"
+#include "session/explorer/explorer_controller.h"
+#include "session/modelfile/model_file_controller.h"
+#include "session/modelfile/tensor_text.h"
+#include "session/workbench/embedding_model.h"
 #include "ui/embedding/workbench_window.h"
 #include "ui/main_window.h"
-#include "ui/model/explorer_controller.h"
 #include "ui/modelfile/model_dock.h"
 #include "ui/modelfile/model_docks.h"
-#include "ui/modelfile/model_file_controller.h"
-#include "ui/modelfile/tensor_text.h"
 #include "ui/recent_files.h"
 
 namespace qs::ui {

@@ -32,8 +32,8 @@
 #include <vector>
 
 #include "app/bench/bench_args.h"
-#include "core/analysis/model_report.h"
 #include "core/analysis/op_attributes.h"
+#include "core/model_analysis/model_report.h"
 #include "core/modelfile/model_file.h"
 #include "core/modelfile/model_formats.h"
 

@@ -5,7 +5,7 @@
 #include <QJsonParseError>
 #include <exception>
 
-#include "ui/model/native_file.h"
+#include "session/files/native_file.h"
 
 namespace qs::cli {
 

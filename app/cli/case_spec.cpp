@@ -9,7 +9,7 @@
 
 #include "app/cli/case_attrs.h"
 #include "app/cli/case_reader.h"
-#include "ui/model/native_file.h"
+#include "session/files/native_file.h"
 
 namespace qs::cli {
 

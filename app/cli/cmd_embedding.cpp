@@ -14,10 +14,10 @@
 #include "app/cli/cmd_common.h"
 #include "app/cli/json_out.h"
 #include "core/embedding/workbench.h"
-#include "ui/embedding/embedding_document.h"
-#include "ui/embedding/embedding_validation.h"
-#include "ui/embedding/workbench_inputs.h"
-#include "ui/model/native_file.h"
+#include "session/files/native_file.h"
+#include "session/workbench/embedding_document.h"
+#include "session/workbench/embedding_validation.h"
+#include "session/workbench/workbench_inputs.h"
 
 namespace qs::cli {
 

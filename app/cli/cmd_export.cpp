@@ -17,8 +17,8 @@
 #include "core/analysis/explorer.h"
 #include "core/analysis/explorer_tables.h"
 #include "core/data/load_file.h"
-#include "ui/compute/explorer_on_dataset.h"
-#include "ui/model/session.h"
+#include "session/explorer/explorer_on_dataset.h"
+#include "session/explorer/session.h"
 
 namespace qs::cli {
 

@@ -4,7 +4,7 @@
 // {"ok": true, "repr", "python", "warnings"} (+ the optimizers' clip_gradient_min/max);
 // one that TF rejects gives TF's error kind and message.
 //
-// JSON -> Python values (converted by ui/embedding/py_json.h, shared with the workbench;
+// JSON -> Python values (converted by session/workbench/py_json.h, shared with the workbench;
 // docs/tpu-config.md has the full table): null is None, true/false
 // are bools, a number with an integral value is an int and any other number a float
 // (Qt's parser cannot tell 1 from 1.0), strings are str, lists are lists. Objects are
@@ -28,7 +28,7 @@
 #include "core/tpu/config.h"
 #include "core/tpu/estimator_spec.h"
 #include "core/tpu/tpu_embedding_lookup.h"
-#include "ui/embedding/py_json.h"
+#include "session/workbench/py_json.h"
 
 namespace qs::cli {
 
@@ -40,7 +40,7 @@ std::string at(const std::string& field, qsizetype i) {
     return field + "[" + std::to_string(i) + "]";
 }
 
-// cls(**o) through the shared JSON -> Python conversion (ui/embedding/py_json.h); a
+// cls(**o) through the shared JSON -> Python conversion (session/workbench/py_json.h); a
 // malformed value is a malformed case.
 Result<PyValue> buildFromObject(const QJsonObject& o, const std::string& field,
                                 const std::string& cls, const char* skip) {

@@ -2,7 +2,7 @@
 
 #include "app/cli/case_spec.h"
 #include "app/cli/picture_outputs.h"
-#include "core/analysis/model_report.h"
+#include "core/model_analysis/model_report.h"
 
 namespace qs::cli {
 

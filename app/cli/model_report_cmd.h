@@ -1,5 +1,5 @@
 // `quantscope-cli model FILE --report OUT.json [--csv OUT.csv] [--png OUT.png] --case CASE.json`:
-// the whole-model quantization report (core/analysis/model_report.h) of an opened model under
+// the whole-model quantization report (core/model_analysis/model_report.h) of an opened model under
 // the op a case file describes. The `model` command (cmd_model.cpp) parses the options and
 // opens the file, then calls runModelReport when --report is given.
 #pragma once

@@ -18,8 +18,8 @@
 #include "core/analysis/clip_sweep.h"
 #include "core/analysis/comparison.h"
 #include "core/analysis/explorer.h"
-#include "core/analysis/model_report.h"
 #include "core/analysis/quant_spec.h"
+#include "core/model_analysis/model_report.h"
 #include "core/status.h"
 #include "core/tensor.h"
 

@@ -2,8 +2,8 @@
 
 #include "app/cli/data_input.h"
 #include "core/data/load_file.h"
-#include "ui/compute/load_data_source.h"
-#include "ui/model/native_file.h"
+#include "session/explorer/load_data_source.h"
+#include "session/files/native_file.h"
 
 namespace qs::cli {
 

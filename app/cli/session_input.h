@@ -11,7 +11,7 @@
 #include "core/analysis/quant_spec.h"
 #include "core/data/dataset.h"
 #include "core/status.h"
-#include "ui/model/session.h"
+#include "session/explorer/session.h"
 
 namespace qs::cli {
 

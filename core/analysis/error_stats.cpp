@@ -1,7 +1,7 @@
 #include "core/analysis/error_stats.h"
 
-#include "core/analysis/distinct_counter.h"
 #include "core/analysis/radix_sort.h"
+#include "core/numeric/distinct_counter.h"
 
 #include <cmath>
 #include <cstring>

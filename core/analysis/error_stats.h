@@ -14,6 +14,7 @@
 #include <optional>
 #include <span>
 
+#include "core/numeric/simd.h"
 #include "core/status.h"
 
 namespace qs::analysis {
@@ -131,37 +132,35 @@ struct ErrorLanes {
     template <bool Finite>
     [[gnu::always_inline]] int64_t addGroups(int64_t k, const float* x, const float* y, int64_t n) {
         static_assert(kStatsLanes == 4);
-        using F4 = float __attribute__((vector_size(16)));
-        using D4 = double __attribute__((vector_size(32)));
-        using I4 = int64_t __attribute__((vector_size(32)));
+        using simd::f32x4, simd::f64x4, simd::i64x4;
         // Loaded and stored element by element: a vector whose address is taken (memcpy)
         // stays on the stack, and every add then waited for a store and a reload.
-        D4 vErr = {err[0], err[1], err[2], err[3]}, vErr2 = {err2[0], err2[1], err2[2], err2[3]},
+        f64x4 vErr = {err[0], err[1], err[2], err[3]}, vErr2 = {err2[0], err2[1], err2[2], err2[3]},
            vX2 = {x2[0], x2[1], x2[2], x2[3]}, vY2 = {y2[0], y2[1], y2[2], y2[3]},
            vXy = {xy[0], xy[1], xy[2], xy[3]}, vMax = {max_abs[0], max_abs[1], max_abs[2], max_abs[3]};
-        I4 vCount = {count[0], count[1], count[2], count[3]}, vNan = {0, 0, 0, 0};
-        const D4 zero = {0, 0, 0, 0};
-        const I4 absMask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+        i64x4 vCount = {count[0], count[1], count[2], count[3]}, vNan = {0, 0, 0, 0};
+        const f64x4 zero = {0, 0, 0, 0};
+        const i64x4 absMask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
         const int64_t k0 = k;
         for (; k + kStatsLanes <= n; k += kStatsLanes) {
-            F4 xf, yf;
+            f32x4 xf, yf;
             std::memcpy(&xf, x + k, sizeof xf);
             std::memcpy(&yf, y + k, sizeof yf);
-            D4 xd = __builtin_convertvector(xf, D4), yd = __builtin_convertvector(yf, D4);
+            f64x4 xd = __builtin_convertvector(xf, f64x4), yd = __builtin_convertvector(yf, f64x4);
             if constexpr (!Finite) {
-                const I4 skip = (xd != xd) | (yd != yd);  // -1 where x or y is NaN
+                const i64x4 skip = (xd != xd) | (yd != yd);  // -1 where x or y is NaN
                 xd = skip ? zero : xd;
                 yd = skip ? zero : yd;
                 vNan -= skip;
                 vCount += skip + 1;  // +1 where the pair counts
             }
-            const D4 e = xd - yd;
+            const f64x4 e = xd - yd;
             vErr += e;
             vErr2 += e * e;
             vX2 += xd * xd;
             vY2 += yd * yd;
             vXy += xd * yd;
-            const D4 a = reinterpret_cast<D4>(reinterpret_cast<I4>(e) & absMask);
+            const f64x4 a = reinterpret_cast<f64x4>(reinterpret_cast<i64x4>(e) & absMask);
             if constexpr (Finite)
                 vMax = a > vMax ? a : vMax;
             else

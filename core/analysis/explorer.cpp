@@ -6,9 +6,9 @@
 #include <mutex>
 #include <tuple>
 
-#include "core/analysis/distinct_counter.h"
 #include "core/analysis/explorer_pass.h"
 #include "core/analysis/sweep_util.h"
+#include "core/numeric/distinct_counter.h"
 
 namespace qs::analysis {
 

@@ -1,5 +1,6 @@
 #include "core/analysis/explorer_pass.h"
 
+#include "core/numeric/simd.h"
 #include "core/ops/kernel_util.h"
 
 #include <algorithm>
@@ -40,13 +41,12 @@ struct ClipCounts {
                                                       ClipCounts& c) {
     // Eight lanes at a time (GCC's vector extension), 32-bit counts per lane: a run here is
     // at most a tile.
-    using F8 = float __attribute__((vector_size(32)));
-    using I8 = int32_t __attribute__((vector_size(32)));
-    const F8 lo = {qlo, qlo, qlo, qlo, qlo, qlo, qlo, qlo}, hi = {qhi, qhi, qhi, qhi, qhi, qhi, qhi, qhi};
-    I8 below = {}, above = {};
+    using simd::f32x8, simd::i32x8;
+    const f32x8 lo = {qlo, qlo, qlo, qlo, qlo, qlo, qlo, qlo}, hi = {qhi, qhi, qhi, qhi, qhi, qhi, qhi, qhi};
+    i32x8 below = {}, above = {};
     int64_t k = 0;
     for (; k + 8 <= n; k += 8) {
-        F8 v;
+        f32x8 v;
         std::memcpy(&v, x + k, sizeof v);
         below -= v < lo;  // a true lane is -1
         above -= (v > hi) & ~(v < lo);

@@ -13,13 +13,13 @@
 #include <limits>
 #include <vector>
 
-#include "core/analysis/distinct_counter.h"
 #include "core/analysis/error_stats.h"
 #include "core/analysis/explorer.h"
 #include "core/analysis/histogram.h"
 #include "core/analysis/quant_spec.h"
 #include "core/analysis/sweep_util.h"
 #include "core/data/float_stream.h"
+#include "core/numeric/distinct_counter.h"
 
 namespace qs::analysis {
 

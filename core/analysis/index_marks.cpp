@@ -1,4 +1,5 @@
 #include "core/analysis/index_marks.h"
+#include "core/numeric/simd.h"
 
 #include <algorithm>
 #include <cstring>
@@ -9,8 +10,7 @@ namespace qs::analysis {
 
 namespace {
 
-typedef uint32_t u32x8 __attribute__((vector_size(32)));
-typedef uint64_t u64x4 __attribute__((vector_size(32)));
+using simd::u32x8, simd::u64x4;
 
 bool isNan(const float* x, int64_t k) {
     uint32_t bits;

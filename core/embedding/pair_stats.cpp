@@ -7,17 +7,16 @@
 #include <optional>
 #include <vector>
 
-#include "core/analysis/distinct_counter.h"
 #include "core/embedding/float_bounds.h"
 #include "core/embedding/vector_quantize.h"
+#include "core/numeric/distinct_counter.h"
 #include "core/ops/kernel_util.h"  // QS_VECTOR_CLONES
 
 namespace qs::embedding {
 
 namespace {
 
-using vec::f8;
-using vec::i8;
+using simd::f32x8, simd::i32x8;
 
 }  // namespace
 
@@ -29,7 +28,7 @@ QS_VECTOR_CLONES void addPairRun(analysis::ErrorLanes& lanes, const float* x, co
 
 // The y values of pairs without a NaN into `counter`: DistinctCounter::addPairs inlined into
 // this function's AVX2 clone (its first phase is vector code).
-static QS_VECTOR_CLONES void addDistinctPairs(analysis::DistinctCounter& counter, const float* x,
+static QS_VECTOR_CLONES void addDistinctPairs(DistinctCounter& counter, const float* x,
                                               const float* y, int64_t n) {
     counter.addPairs(x, y, n);
 }
@@ -38,20 +37,20 @@ static QS_VECTOR_CLONES void addDistinctPairs(analysis::DistinctCounter& counter
 QS_VECTOR_CLONES void quantizeWithSlots(const float* x, int64_t n, const SlotQuantizer& q, float* y,
                                         int32_t* slots, int64_t& clipped) {
     const vec::Quantizer8 quantizer(q.k);
-    const f8 clipLo = f8{} + q.clip_lo, clipHi = f8{} + q.clip_hi;
-    const f8 last = f8{} + q.last_slot;
-    const i8 spare = i8{} + q.spare_slot;
-    i8 clips{};
+    const f32x8 clipLo = f32x8{} + q.clip_lo, clipHi = f32x8{} + q.clip_hi;
+    const f32x8 last = f32x8{} + q.last_slot;
+    const i32x8 spare = i32x8{} + q.spare_slot;
+    i32x8 clips{};
     int64_t i = 0;
     for (; i + 8 <= n; i += 8) {
-        f8 v;
+        f32x8 v;
         std::memcpy(&v, x + i, sizeof v);
-        f8 b, out;
+        f32x8 b, out;
         quantizer.apply(v, b, out);
         std::memcpy(y + i, &out, sizeof out);
-        const i8 bad = (v != v) | (out != out);
-        const f8 top = b < last ? b : last;  // std::min(b, last): b unless b > last
-        const i8 s = bad ? spare : __builtin_convertvector(bad ? f8{} : top, i8);
+        const i32x8 bad = (v != v) | (out != out);
+        const f32x8 top = b < last ? b : last;  // std::min(b, last): b unless b > last
+        const i32x8 s = bad ? spare : __builtin_convertvector(bad ? f32x8{} : top, i32x8);
         std::memcpy(slots + i, &s, sizeof s);
         clips -= ~bad & ((v < clipLo) | (v > clipHi));  // true is -1
     }
@@ -83,7 +82,7 @@ ActivationStats activationStats(std::span<const float> x, std::span<const float>
     const auto n = static_cast<int64_t>(x.size());
     const int64_t blocks = (n + analysis::kStatsBlock - 1) / analysis::kStatsBlock;
     std::vector<analysis::ErrorSums> blockSums(static_cast<size_t>(blocks)), afterSums;
-    analysis::DistinctCounter levels;  // distinct y among the counted pairs
+    DistinctCounter levels;  // distinct y among the counted pairs
     std::optional<SlotQuantizer> quantizer;
     std::optional<UsedSlots> used;
     if (config) {
@@ -93,7 +92,7 @@ ActivationStats activationStats(std::span<const float> x, std::span<const float>
     }
     std::mutex merge;
     parallelFor(exec, blocks, 1, [&](int64_t b0, int64_t b1) {
-        analysis::DistinctCounter local;
+        DistinctCounter local;
         constexpr int64_t kStep = 4096;  // a multiple of the lanes
         std::vector<int32_t> slot(config ? kStep : 0);
         analysis::IndexMarks seen = used ? used->threadCopy() : analysis::IndexMarks();

@@ -4,9 +4,10 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/embedding/block_reduce.h"
 #include "core/embedding/float_bounds.h"
 #include "core/embedding/vector_quantize.h"
+#include "core/numeric/block_reduce.h"
+#include "core/numeric/simd.h"
 
 namespace qs::embedding {
 
@@ -14,18 +15,15 @@ namespace {
 
 // GCC vector extensions: 8 floats, one per lane, and the lanes' sums as doubles. Every clone
 // runs the same IEEE operations per lane (-ffp-contract=off): the same bits everywhere.
-using vec::f8;
-using vec::i8;
+using simd::f32x4, simd::f32x8, simd::f64x4, simd::i32x8;
 // The eight lanes' double sums as two halves of four: a 64-byte vector has no register
 // without AVX-512, so GCC kept it on the stack and every add waited for a store and a reload.
-typedef float f4 __attribute__((vector_size(16)));
-typedef double d4 __attribute__((vector_size(32)));
 static_assert(kEvalLanes == 8);
 
 // Lanes 0-3 and 4-7 of v as doubles.
-[[gnu::always_inline]] inline void widen(const f8& v, d4& lo, d4& hi) {
-    lo = __builtin_convertvector(__builtin_shufflevector(v, v, 0, 1, 2, 3), d4);
-    hi = __builtin_convertvector(__builtin_shufflevector(v, v, 4, 5, 6, 7), d4);
+[[gnu::always_inline]] inline void widen(const f32x8& v, f64x4& lo, f64x4& hi) {
+    lo = __builtin_convertvector(__builtin_shufflevector(v, v, 0, 1, 2, 3), f64x4);
+    hi = __builtin_convertvector(__builtin_shufflevector(v, v, 4, 5, 6, 7), f64x4);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(QS_NO_CLONES)
@@ -57,19 +55,19 @@ struct Lanes {
 // (x - q(x))^2 of the values at l, l + 8, ... in order (q: simulateQuantizationF32).
 QS_EVAL_CLONES void addCandidate(const float* x, int64_t n, const Candidate& c, bool countClipped, Lanes& lanes) {
     const vec::Quantizer8 quantizer(c.k);
-    const f8 clipLo = f8{} + c.clip_lo, clipHi = f8{} + c.clip_hi;
+    const f32x8 clipLo = f32x8{} + c.clip_lo, clipHi = f32x8{} + c.clip_hi;
     const double* a = lanes.err2;
-    d4 acc0 = {a[0], a[1], a[2], a[3]}, acc1 = {a[4], a[5], a[6], a[7]};
-    i8 clipped{};
+    f64x4 acc0 = {a[0], a[1], a[2], a[3]}, acc1 = {a[4], a[5], a[6], a[7]};
+    i32x8 clipped{};
     for (int64_t i = 0; i < n; i += kEvalLanes) {
-        f8 v;
+        f32x8 v;
         std::memcpy(&v, x + i, sizeof v);
-        f8 b, y;
+        f32x8 b, y;
         quantizer.apply(v, b, y);
-        d4 v0, v1, y0, y1;
+        f64x4 v0, v1, y0, y1;
         widen(v, v0, v1);
         widen(y, y0, y1);
-        const d4 e0 = v0 - y0, e1 = v1 - y1;
+        const f64x4 e0 = v0 - y0, e1 = v1 - y1;
         acc0 += e0 * e0;
         acc1 += e1 * e1;
         if (countClipped) clipped -= (v < clipLo) | (v > clipHi);  // true is -1
@@ -80,11 +78,11 @@ QS_EVAL_CLONES void addCandidate(const float* x, int64_t n, const Candidate& c, 
 
 // x2 lane l adds x^2 of the values at l, l + 8, ... (n a multiple of the lanes).
 QS_EVAL_CLONES void addSquares(const float* x, int64_t n, double* x2) {
-    d4 acc0 = {x2[0], x2[1], x2[2], x2[3]}, acc1 = {x2[4], x2[5], x2[6], x2[7]};
+    f64x4 acc0 = {x2[0], x2[1], x2[2], x2[3]}, acc1 = {x2[4], x2[5], x2[6], x2[7]};
     for (int64_t i = 0; i < n; i += kEvalLanes) {
-        f8 v;
+        f32x8 v;
         std::memcpy(&v, x + i, sizeof v);
-        d4 v0, v1;
+        f64x4 v0, v1;
         widen(v, v0, v1);
         acc0 += v0 * v0;
         acc1 += v1 * v1;

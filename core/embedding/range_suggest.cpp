@@ -8,9 +8,9 @@
 #include <cmath>
 #include <limits>
 
-#include "core/embedding/block_reduce.h"
 #include "core/embedding/range_evaluation.h"
 #include "core/embedding/sample_order.h"
+#include "core/numeric/block_reduce.h"
 
 namespace qs::embedding {
 

@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "core/analysis/radix_sort.h"
+#include "core/numeric/simd.h"
 #include "core/ops/kernel_util.h"  // QS_VECTOR_CLONES
 
 namespace qs::embedding {
@@ -27,24 +28,23 @@ struct Bracket {
     std::vector<float> inside;
 };
 
-typedef float f8 __attribute__((vector_size(32)));
-typedef int32_t i8 __attribute__((vector_size(32)));
+using simd::f32x8, simd::i32x8;
 
 // Counts the values below each of the two brackets and gathers those inside them.
 QS_VECTOR_CLONES void scanBrackets(const float* x, int64_t n, Bracket& a, Bracket& b) {
-    const f8 lowA = f8{} + a.low, highA = f8{} + a.high, lowB = f8{} + b.low, highB = f8{} + b.high;
-    i8 belowA{}, belowB{};
+    const f32x8 lowA = f32x8{} + a.low, highA = f32x8{} + a.high, lowB = f32x8{} + b.low, highB = f32x8{} + b.high;
+    i32x8 belowA{}, belowB{};
     int64_t i = 0;
     auto one = [&](float v) {
         if (v >= a.low && v <= a.high) a.inside.push_back(v);
         if (v >= b.low && v <= b.high) b.inside.push_back(v);
     };
     for (; i + 8 <= n; i += 8) {
-        f8 v;
+        f32x8 v;
         std::memcpy(&v, x + i, sizeof v);
         belowA -= v < lowA;  // true is -1
         belowB -= v < lowB;
-        const i8 in = ((v >= lowA) & (v <= highA)) | ((v >= lowB) & (v <= highB));
+        const i32x8 in = ((v >= lowA) & (v <= highA)) | ((v >= lowB) & (v <= highB));
         bool any = false;
         for (int l = 0; l < 8; ++l) any |= in[l] != 0;
         if (any)

@@ -12,7 +12,7 @@
 #include "core/data/generators.h"  // formatNumber
 #include "core/data/npy_writer.h"
 #include "core/data/output_file.h"
-#include "core/embedding/block_reduce.h"
+#include "core/numeric/block_reduce.h"
 
 namespace qs::embedding {
 namespace {

@@ -33,20 +33,19 @@ constexpr int kMaxRedraws = 64;
 // same as drawing it alone.
 constexpr int64_t kTruncBatch = 4096;
 
-using vec::f8;  // the embedding kernels' vector types (vector_quantize.h)
-using vec::i8;
+using simd::f32x8, simd::i32x8;
 
 // Writes first + k for each z[k] (k < n) with |z[k]| > 2 to `outside`; returns how many.
 // Eight at a time: most groups (0.954^8 = 69 %) have none and cost one test; the others
 // append without a branch (a branch per value mispredicted often enough to cost as much
 // as drawing the normals).
 QS_VECTOR_CLONES int64_t outsideTwo(const float* z, int64_t n, int64_t first, int64_t* outside) {
-    const f8 two = f8{} + 2.0f, minusTwo = f8{} - 2.0f;
+    const f32x8 two = f32x8{} + 2.0f, minusTwo = f32x8{} - 2.0f;
     int64_t count = 0, k = 0;
     for (; k + 8 <= n; k += 8) {
-        f8 v;
+        f32x8 v;
         std::memcpy(&v, z + k, sizeof v);
-        const i8 out = (v > two) | (v < minusTwo);
+        const i32x8 out = (v > two) | (v < minusTwo);
         uint64_t any[4];
         std::memcpy(any, &out, sizeof any);
         if ((any[0] | any[1] | any[2] | any[3]) == 0) continue;

@@ -5,8 +5,9 @@
 #include <cstring>
 #include <limits>
 
-#include "core/embedding/block_reduce.h"
 #include "core/embedding/float_bounds.h"
+#include "core/numeric/block_reduce.h"
+#include "core/numeric/simd.h"
 #include "core/ops/kernel_util.h"  // QS_VECTOR_CLONES
 
 namespace qs::embedding {
@@ -21,14 +22,10 @@ constexpr int64_t kPrefetch = 512;  // values ahead in each block
 constexpr int kStats = 6;         // err, err2, x2, y2, xy, max_abs per block
 static_assert(kBlock % kRun == 0 && kRun % 256 == 0);  // whole steps of quantizeRuns
 
-// GCC vector extensions: 8 floats, and 4 / 8 doubles (four blocks' sums; a converted f8).
-// In the AVX2 clone f8 and d4 are one register each; the baseline clone splits them into SSE
+// GCC vector extensions: 8 floats, and 4 / 8 doubles (four blocks' sums; a converted f32x8).
+// In the AVX2 clone f32x8 and f64x4 are one register each; the baseline clone splits them into SSE
 // halves. Same operations in every clone (-ffp-contract=off), so the same bits.
-typedef float f8 __attribute__((vector_size(32)));
-typedef int32_t i8 __attribute__((vector_size(32)));
-typedef double d4 __attribute__((vector_size(32)));
-typedef int64_t l4 __attribute__((vector_size(32)));
-typedef double d8 __attribute__((vector_size(64)));
+using simd::f32x8, simd::i32x8, simd::f64x4, simd::i64x4, simd::f64x8;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
@@ -73,13 +70,13 @@ struct RunCounts {
 };
 
 QS_VECTOR_CLONES void scanRun(const float* x, int64_t len, const Consts& c, RunCounts& r) {
-    const f8 lower = f8{} + c.k.lower, upper = f8{} + c.k.upper;
-    const f8 clipLo = f8{} + c.clip_lo, clipHi = f8{} + c.clip_hi, inf = f8{} + kInf;
-    i8 below{}, above{}, clipped{}, nan{}, zero{};
-    f8 lo = f8{} + r.lo, hi = f8{} + r.hi;
+    const f32x8 lower = f32x8{} + c.k.lower, upper = f32x8{} + c.k.upper;
+    const f32x8 clipLo = f32x8{} + c.clip_lo, clipHi = f32x8{} + c.clip_hi, inf = f32x8{} + kInf;
+    i32x8 below{}, above{}, clipped{}, nan{}, zero{};
+    f32x8 lo = f32x8{} + r.lo, hi = f32x8{} + r.hi;
     int64_t i = 0;
     for (; i + 8 <= len; i += 8) {
-        f8 v;
+        f32x8 v;
         std::memcpy(&v, x + i, sizeof v);
         below -= v < lower;  // comparisons give -1 for true
         above -= v > upper;
@@ -88,13 +85,13 @@ QS_VECTOR_CLONES void scanRun(const float* x, int64_t len, const Consts& c, RunC
         // NaN never compares true; an infinity is taken here and the run redone below.
         lo = v < lo ? v : lo;
         hi = v > hi ? v : hi;
-        zero |= v == f8{};
+        zero |= v == f32x8{};
     }
     if (i > 0) {
         bool infinite = false;
         for (int j = 0; j < 8; ++j) infinite = infinite || lo[j] == -inf[j] || hi[j] == inf[j];
         if (infinite) {  // rare: the finite extremes of the vector part, as the tail loop finds them
-            lo = f8{} + r.lo, hi = f8{} + r.hi;
+            lo = f32x8{} + r.lo, hi = f32x8{} + r.hi;
             for (int64_t k = 0; k < i; ++k)
                 if (std::isfinite(x[k])) lo[0] = std::min(lo[0], x[k]), hi[0] = std::max(hi[0], x[k]);
         }
@@ -139,9 +136,9 @@ QS_VECTOR_CLONES void scanRun(const float* x, int64_t len, const Consts& c, RunC
 constexpr int64_t kStep = 256;  // 8 blocks x 256 pairs x 8 bytes = 16 KB of buffers
 QS_VECTOR_CLONES void quantizeRuns(const float* const* x, int64_t len, const Consts& c, double* acc,
                                      int64_t* hist) {
-    const f8 lower = f8{} + c.k.lower, upper = f8{} + c.k.upper, quantum = f8{} + c.k.quantum;
-    const f8 half = f8{} + 0.5f, zero{};
-    const i8 last = i8{} + c.last, nanSlot = i8{} + c.nan_slot;
+    const f32x8 lower = f32x8{} + c.k.lower, upper = f32x8{} + c.k.upper, quantum = f32x8{} + c.k.quantum;
+    const f32x8 half = f32x8{} + 0.5f, zero{};
+    const i32x8 last = i32x8{} + c.last, nanSlot = i32x8{} + c.nan_slot;
     const int64_t lane = c.lanes > 1 ? c.slots : 0;
     int64_t *h0 = hist, *h1 = h0 + lane, *h2 = h1 + lane, *h3 = h2 + lane;
     alignas(32) float xs[kLanes][kStep], ys[kLanes][kStep];
@@ -151,19 +148,19 @@ QS_VECTOR_CLONES void quantizeRuns(const float* const* x, int64_t len, const Con
             const float* in = x[l] + s;
             for (int64_t i = 0; i < kStep; i += 8) {
                 if ((i & 15) == 0) __builtin_prefetch(in + i + kPrefetch);
-                f8 v;
+                f32x8 v;
                 std::memcpy(&v, in + i, sizeof v);
-                const i8 ok = v == v;
-                f8 cv = v < lower ? lower : v;
+                const i32x8 ok = v == v;
+                f32x8 cv = v < lower ? lower : v;
                 cv = upper < cv ? upper : cv;
-                f8 tq = (cv - lower) / quantum + half;
+                f32x8 tq = (cv - lower) / quantum + half;
                 tq = ok ? tq : zero;
-                i8 q = __builtin_convertvector(tq, i8);
+                i32x8 q = __builtin_convertvector(tq, i32x8);
                 q = q < last ? q : last;
-                const f8 y = __builtin_convertvector(q, f8) * quantum + lower;
-                const i8 slot = ok ? q : nanSlot;
+                const f32x8 y = __builtin_convertvector(q, f32x8) * quantum + lower;
+                const i32x8 slot = ok ? q : nanSlot;
                 std::memcpy(tile + i, &slot, sizeof slot);
-                const f8 xz = ok ? v : zero, yz = ok ? y : zero;
+                const f32x8 xz = ok ? v : zero, yz = ok ? y : zero;
                 std::memcpy(&xs[l][i], &xz, sizeof xz);
                 std::memcpy(&ys[l][i], &yz, sizeof yz);
             }
@@ -175,53 +172,53 @@ QS_VECTOR_CLONES void quantizeRuns(const float* const* x, int64_t len, const Con
             }
         }
         for (int g = 0; g < kLanes; g += 4) {
-            d4 sums[kStats];
-            for (int k = 0; k < kStats; ++k) std::memcpy(&sums[k], acc + k * kLanes + g, sizeof(d4));
-            auto add = [&](const d4& xd, const d4& yd) {
-                const d4 e = xd - yd;
+            f64x4 sums[kStats];
+            for (int k = 0; k < kStats; ++k) std::memcpy(&sums[k], acc + k * kLanes + g, sizeof(f64x4));
+            auto add = [&](const f64x4& xd, const f64x4& yd) {
+                const f64x4 e = xd - yd;
                 sums[0] += e;
                 sums[1] += e * e;
                 sums[2] += xd * xd;
                 sums[3] += yd * yd;
                 sums[4] += xd * yd;
-                const d4 a = reinterpret_cast<d4>(reinterpret_cast<l4>(e) & 0x7FFFFFFFFFFFFFFFll);
+                const f64x4 a = reinterpret_cast<f64x4>(reinterpret_cast<i64x4>(e) & 0x7FFFFFFFFFFFFFFFll);
                 sums[5] = a > sums[5] ? a : sums[5];
             };
             for (int64_t i = 0; i < kStep; i += 8) {
                 // In-lane 4 x 8 transposes: cols[t] holds pair i + t of blocks g..g+3 in its
                 // low half and pair i + t + 4 in its high half (each half converts to
                 // doubles in one instruction).
-                auto transpose = [&](const float (*m)[kStep], f8* cols) {
+                auto transpose = [&](const float (*m)[kStep], f32x8* cols) {
                     // Four named loads: a loop of memcpy into an array became a copy through
                     // the stack in 16-byte halves, read back as 32 bytes (a failed store
                     // forward on every load).
-                    f8 r[4];
-                    std::memcpy(&r[0], &m[g][i], sizeof(f8));
-                    std::memcpy(&r[1], &m[g + 1][i], sizeof(f8));
-                    std::memcpy(&r[2], &m[g + 2][i], sizeof(f8));
-                    std::memcpy(&r[3], &m[g + 3][i], sizeof(f8));
-                    const f8 t0 = __builtin_shufflevector(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
-                    const f8 t1 = __builtin_shufflevector(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
-                    const f8 t2 = __builtin_shufflevector(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
-                    const f8 t3 = __builtin_shufflevector(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
+                    f32x8 r[4];
+                    std::memcpy(&r[0], &m[g][i], sizeof(f32x8));
+                    std::memcpy(&r[1], &m[g + 1][i], sizeof(f32x8));
+                    std::memcpy(&r[2], &m[g + 2][i], sizeof(f32x8));
+                    std::memcpy(&r[3], &m[g + 3][i], sizeof(f32x8));
+                    const f32x8 t0 = __builtin_shufflevector(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
+                    const f32x8 t1 = __builtin_shufflevector(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
+                    const f32x8 t2 = __builtin_shufflevector(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
+                    const f32x8 t3 = __builtin_shufflevector(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
                     cols[0] = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
                     cols[1] = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
                     cols[2] = __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
                     cols[3] = __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
                 };
-                f8 xc[4], yc[4];
+                f32x8 xc[4], yc[4];
                 transpose(xs, xc);
                 transpose(ys, yc);
                 for (int t = 0; t < 4; ++t) {
-                    const d8 xw = __builtin_convertvector(xc[t], d8), yw = __builtin_convertvector(yc[t], d8);
+                    const f64x8 xw = __builtin_convertvector(xc[t], f64x8), yw = __builtin_convertvector(yc[t], f64x8);
                     add(__builtin_shufflevector(xw, xw, 0, 1, 2, 3), __builtin_shufflevector(yw, yw, 0, 1, 2, 3));
                 }
                 for (int t = 0; t < 4; ++t) {
-                    const d8 xw = __builtin_convertvector(xc[t], d8), yw = __builtin_convertvector(yc[t], d8);
+                    const f64x8 xw = __builtin_convertvector(xc[t], f64x8), yw = __builtin_convertvector(yc[t], f64x8);
                     add(__builtin_shufflevector(xw, xw, 4, 5, 6, 7), __builtin_shufflevector(yw, yw, 4, 5, 6, 7));
                 }
             }
-            for (int k = 0; k < kStats; ++k) std::memcpy(acc + k * kLanes + g, &sums[k], sizeof(d4));
+            for (int k = 0; k < kStats; ++k) std::memcpy(acc + k * kLanes + g, &sums[k], sizeof(f64x4));
         }
     }
 }

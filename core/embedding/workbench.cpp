@@ -6,11 +6,11 @@
 #include <cctype>
 #include <filesystem>
 
+#include "core/data/float_stream.h"
 #include "core/data/load_file.h"
 #include "core/data/memory_budget.h"
-#include "core/data/float_stream.h"
-#include "core/embedding/block_reduce.h"
 #include "core/embedding/table_pass.h"
+#include "core/numeric/block_reduce.h"
 
 namespace qs::embedding {
 

@@ -5,8 +5,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "core/embedding/block_reduce.h"
 #include "core/embedding/workbench.h"
+#include "core/numeric/block_reduce.h"
 
 namespace qs::embedding {
 

@@ -5,16 +5,9 @@
 #include <span>
 #include <string>
 
+#include "core/numeric/simd.h"  // QS_VECTOR_CLONES
 #include "core/tensor.h"
 
-// Run-time dispatch for the hot loops: GCC compiles the function once for the portable
-// baseline (x86-64-v2) and once for AVX2 (x86-64-v3), and picks at load time. Results are
-// identical (no FMA contraction: -ffp-contract=off); only the vector width changes.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(QS_NO_CLONES)
-#define QS_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define QS_VECTOR_CLONES
-#endif
 
 namespace qs::detail {
 

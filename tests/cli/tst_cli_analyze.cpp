@@ -24,9 +24,9 @@
 #include "core/analysis/quant_spec.h"
 #include "core/data/generator_spec.h"
 #include "core/data/npy_writer.h"
-#include "ui/analysis/analysis_service.h"
-#include "ui/compute/data_service.h"
-#include "ui/model/session.h"
+#include "session/explorer/analysis_service.h"
+#include "session/explorer/data_service.h"
+#include "session/explorer/session.h"
 
 #include "tests/cli/cli_process.h"
 

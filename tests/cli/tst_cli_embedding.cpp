@@ -12,8 +12,8 @@
 #include <QtTest>
 
 #include "core/embedding/workbench.h"
-#include "ui/embedding/embedding_document.h"
-#include "ui/embedding/workbench_inputs.h"
+#include "session/workbench/embedding_document.h"
+#include "session/workbench/workbench_inputs.h"
 
 #include "tests/cli/cli_process.h"
 

@@ -19,11 +19,11 @@
 
 #include "core/analysis/explorer.h"
 #include "core/analysis/quant_spec.h"
+#include "core/data/csv_writer.h"  // csvNumber: the text each value must have
 #include "core/data/generator_spec.h"
 #include "core/ops/dequantize.h"
 #include "core/ops/quantize_v2.h"
-#include "ui/model/session.h"
-#include "core/data/csv_writer.h"  // csvNumber: the text each value must have
+#include "session/explorer/session.h"
 
 #include "tests/cli/cli_process.h"
 

@@ -22,8 +22,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "session/explorer/session.h"
 #include "tests/cli/cli_process.h"
-#include "ui/model/session.h"
 
 namespace {
 

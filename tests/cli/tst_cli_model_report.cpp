@@ -6,8 +6,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "core/analysis/model_report.h"
 #include "core/analysis/op_attributes.h"
+#include "core/model_analysis/model_report.h"
 #include "core/modelfile/model_file.h"
 #include "tests/cli/cli_process.h"
 

@@ -1,6 +1,6 @@
-// DistinctCounter (core/analysis/distinct_counter.h) against a sort of the same values: with
+// DistinctCounter (core/numeric/distinct_counter.h) against a sort of the same values: with
 // and without a grid in front, through its table's growth, over parts merged in any split,
-// with -0/+0 and NaN pairs, and giving up (overflowed) past its table's capacity.
+// with -0/+0 and NaN pairs, and giving up (overflowed) past its table's capacity or its cap.
 #include <QtTest>
 
 #include <cmath>
@@ -10,10 +10,10 @@
 #include <random>
 #include <vector>
 
-#include "core/analysis/distinct_counter.h"
 #include "core/analysis/error_stats.h"
+#include "core/numeric/distinct_counter.h"
 
-using qs::analysis::DistinctCounter;
+using qs::DistinctCounter;
 
 namespace {
 
@@ -93,6 +93,29 @@ private slots:
         few.addPairs(v.data(), v.data(), 1 << 20);
         QVERIFY(!few.overflowed());
         QCOMPARE(few.count(), int64_t{1} << 20);
+    }
+
+    // The model report's counter: from a small table it counts exactly up to its cap, stops
+    // one value past it, and a merge with a stopped counter stops too.
+    void aCappedCounterStopsPastItsCap() {
+        constexpr int64_t cap = 5000;
+        std::vector<float> v(static_cast<size_t>(cap + 1));
+        for (size_t i = 0; i < v.size(); ++i) v[i] = 1.0f + static_cast<float>(i) * 0x1p-20f;
+        DistinctCounter atCap = DistinctCounter::upTo(cap);
+        for (int64_t i = 0; i < cap; ++i) atCap.add(v[static_cast<size_t>(i)]);
+        atCap.add(-0.0f);
+        atCap.add(0.0f);  // the same level as -0: one more value, at the cap's edge
+        QVERIFY(atCap.overflowed());
+        DistinctCounter below = DistinctCounter::upTo(cap);
+        for (int64_t i = 0; i < cap; ++i) below.add(v[static_cast<size_t>(i % 3000)]);
+        below.add(-0.0f);
+        below.add(0.0f);
+        QVERIFY(!below.overflowed());
+        QCOMPARE(below.count(), int64_t{3001});
+        DistinctCounter merged = DistinctCounter::upTo(cap);
+        merged.add(2.0f);
+        merged.merge(atCap);
+        QVERIFY(merged.overflowed());
     }
 };
 

@@ -21,11 +21,11 @@
 #include <vector>
 
 #include "core/data/npy_writer.h"
-#include "core/embedding/block_reduce.h"
 #include "core/embedding/gathered_order.h"
 #include "core/embedding/id_batch.h"
 #include "core/embedding/pair_stats.h"
 #include "core/embedding/workbench.h"
+#include "core/numeric/block_reduce.h"
 
 using namespace qs;
 using namespace qs::embedding;

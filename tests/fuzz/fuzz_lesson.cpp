@@ -1,7 +1,7 @@
-// Fuzz target: lesson files (ui/lessons/lesson_file.h), compiled in and read from the
+// Fuzz target: lesson files (session/lessons/lesson_file.h), compiled in and read from the
 // user's lesson folder.
+#include "session/lessons/lesson_file.h"
 #include "tests/fuzz/document_checks.h"
-#include "ui/lessons/lesson_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const qs::fuzz::FuzzInputFile file(data, size, ".json");

@@ -1,7 +1,7 @@
-// Fuzz target: .qscope session files (ui/model/session.h), opened from the recent-files
+// Fuzz target: .qscope session files (session/explorer/session.h), opened from the recent-files
 // list, the command line and `quantscope-cli export --session`.
+#include "session/explorer/session.h"
 #include "tests/fuzz/document_checks.h"
-#include "ui/model/session.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const qs::fuzz::FuzzInputFile file(data, size, ".qscope");

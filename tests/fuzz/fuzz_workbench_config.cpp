@@ -4,10 +4,10 @@
 // inputs, and check that a configuration that loads saves and loads again unchanged. Table
 // data and id files named in the configuration are not opened (their readers have their
 // own targets).
+#include "session/workbench/embedding_document.h"
+#include "session/workbench/embedding_validation.h"
+#include "session/workbench/workbench_inputs.h"
 #include "tests/fuzz/document_checks.h"
-#include "ui/embedding/embedding_document.h"
-#include "ui/embedding/embedding_validation.h"
-#include "ui/embedding/workbench_inputs.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const qs::fuzz::FuzzInputFile file(data, size, ".json");

@@ -1,4 +1,4 @@
-// The whole-model report (core/analysis/model_report.h) over an in-memory model: which
+// The whole-model report (core/model_analysis/model_report.h) over an in-memory model: which
 // tensors it takes and skips, its figures against the explorer's for the same tensor and
 // range, per-channel rows against per-tensor reports of each channel alone, the order,
 // progress and cancel, thread-count independence, and the CSV/JSON writers.
@@ -10,9 +10,9 @@
 #include <random>
 
 #include "core/analysis/explorer.h"
-#include "core/analysis/model_report.h"
 #include "core/analysis/op_attributes.h"
-#include "core/analysis/report_row_stats.h"
+#include "core/model_analysis/model_report.h"
+#include "core/model_analysis/report_row_stats.h"
 #include "tests/modelfile/memory_model.h"
 
 using namespace qs;

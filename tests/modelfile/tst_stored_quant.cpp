@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "core/analysis/framework_schemes.h"
-#include "core/analysis/stored_quant.h"
+#include "core/model_analysis/stored_quant.h"
 #include "core/modelfile/model_file.h"
 
 namespace {

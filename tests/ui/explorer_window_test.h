@@ -44,12 +44,11 @@
 
 #include "core/analysis/quant_spec.h"
 #include "core/analysis/view_data.h"
-#include "ui/compute/compute_service.h"
-#include "ui/compute/data_service.h"
+#include "session/explorer/compute_service.h"
+#include "session/explorer/data_service.h"
+#include "session/explorer/explorer_model.h"
+#include "session/explorer/session.h"
 #include "ui/main_window.h"
-#include "ui/presentation_mode.h"
-#include "ui/model/explorer_model.h"
-#include "ui/model/session.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/parameter_panel.h"
 #include "ui/plot/plot_frame.h"
@@ -60,6 +59,7 @@
 #include "ui/views/histogram_view.h"
 #include "ui/views/stats_panel.h"
 #include "ui/views/transfer_view.h"
+#include "ui/window/presentation_mode.h"
 
 
 using namespace qs::ui;

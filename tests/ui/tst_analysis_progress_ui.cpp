@@ -15,16 +15,16 @@
 #include <functional>
 #include <memory>
 
-#include "ui/analysis/analysis_status.h"
+#include "session/explorer/data_service.h"
+#include "session/explorer/explorer_model.h"
+#include "session/explorer/framework_service.h"
+#include "tests/ui/isolated_user_files.h"
 #include "ui/analysis/analysis_tabs.h"
 #include "ui/analysis/bit_sweep_view.h"
 #include "ui/analysis/clip_sweep_view.h"
-#include "ui/compute/data_service.h"
-#include "ui/compute/framework_service.h"
 #include "ui/main_window.h"
-#include "ui/model/explorer_model.h"
+#include "ui/status/analysis_status.h"
 #include "ui/views/framework_view.h"
-#include "tests/ui/isolated_user_files.h"
 
 using namespace qs::ui;
 

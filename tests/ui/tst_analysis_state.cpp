@@ -15,13 +15,13 @@
 #include <QSignalSpy>
 
 #include "core/analysis/op_attributes.h"
+#include "session/explorer/explorer_model.h"
+#include "session/explorer/session.h"
+#include "tests/ui/isolated_user_files.h"
 #include "ui/analysis/calibration_panel.h"
 #include "ui/analysis/comparison_view.h"
 #include "ui/main_window.h"
 #include "ui/views/framework_view.h"
-#include "tests/ui/isolated_user_files.h"
-#include "ui/model/explorer_model.h"
-#include "ui/model/session.h"
 
 using namespace qs::ui;
 

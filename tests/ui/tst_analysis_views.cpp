@@ -26,16 +26,16 @@
 #include "core/analysis/clip_sweep.h"
 #include "core/analysis/error_stats.h"
 #include "core/analysis/histogram.h"
-#include "ui/analysis/analysis_status.h"
+#include "session/explorer/data_service.h"
+#include "session/explorer/explorer_model.h"
+#include "tests/ui/isolated_user_files.h"
 #include "ui/analysis/analysis_tabs.h"
 #include "ui/analysis/bit_sweep_view.h"
 #include "ui/analysis/calibration_panel.h"
 #include "ui/analysis/clip_sweep_view.h"
 #include "ui/analysis/comparison_view.h"
-#include "ui/compute/data_service.h"
 #include "ui/main_window.h"
-#include "ui/model/explorer_model.h"
-#include "tests/ui/isolated_user_files.h"
+#include "ui/status/analysis_status.h"
 
 using namespace qs::ui;
 using qs::analysis::DataKind;

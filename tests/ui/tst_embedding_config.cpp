@@ -18,12 +18,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "ui/embedding/config_editor.h"
-#include "ui/embedding/embedding_document.h"
-#include "ui/embedding/embedding_model.h"
-#include "ui/embedding/embedding_validation.h"
-#include "ui/embedding/py_json.h"
+#include "session/workbench/embedding_document.h"
+#include "session/workbench/embedding_model.h"
+#include "session/workbench/embedding_validation.h"
+#include "session/workbench/py_json.h"
 #include "tests/ui/line_edit_typing.h"
+#include "ui/embedding/config_editor.h"
 
 using namespace qs::ui;
 

@@ -12,10 +12,10 @@
 
 #include "tests/ui/line_edit_typing.h"
 
+#include "session/workbench/embedding_document.h"
+#include "session/workbench/embedding_model.h"
+#include "session/workbench/embedding_validation.h"
 #include "ui/embedding/config_editor.h"
-#include "ui/embedding/embedding_document.h"
-#include "ui/embedding/embedding_model.h"
-#include "ui/embedding/embedding_validation.h"
 
 using namespace qs::ui;
 

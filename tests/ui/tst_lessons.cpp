@@ -11,8 +11,8 @@
 
 #include "core/data/generator_spec.h"
 #include "core/data/load_file.h"
-#include "ui/compute/data_service.h"
-#include "ui/lessons/lesson_file.h"
+#include "session/explorer/data_service.h"
+#include "session/lessons/lesson_file.h"
 
 using namespace qs::ui;
 

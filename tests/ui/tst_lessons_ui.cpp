@@ -24,19 +24,19 @@
 #include <qcustomplot.h>
 
 #include "core/analysis/framework_schemes.h"
-#include "ui/compute/data_service.h"
+#include "session/explorer/data_service.h"
+#include "session/explorer/explorer_model.h"
+#include "session/modelfile/model_file_controller.h"
+#include "tests/ui/isolated_user_files.h"
 #include "ui/lessons/lesson_controller.h"
 #include "ui/lessons/lesson_library.h"
 #include "ui/lessons/lesson_panel.h"
 #include "ui/lessons/lesson_stage_director.h"
-#include "ui/modelfile/model_docks.h"
-#include "ui/modelfile/model_file_controller.h"
-#include "ui/panels/parameter_panel.h"
 #include "ui/main_window.h"
-#include "ui/model/explorer_model.h"
-#include "ui/presentation_mode.h"
+#include "ui/modelfile/model_docks.h"
+#include "ui/panels/parameter_panel.h"
 #include "ui/views/framework_view.h"
-#include "tests/ui/isolated_user_files.h"
+#include "ui/window/presentation_mode.h"
 
 using namespace qs::ui;
 

@@ -9,12 +9,12 @@
 #include <QTabBar>
 #include <QTableWidget>
 
+#include "session/modelfile/model_file_controller.h"
 #include "tests/ui/explorer_window_test.h"
 #include "ui/analysis/analysis_tabs.h"
+#include "ui/analysis/clip_sweep_view.h"
 #include "ui/embedding/workbench_window.h"
 #include "ui/modelfile/model_docks.h"
-#include "ui/modelfile/model_file_controller.h"
-#include "ui/analysis/clip_sweep_view.h"
 #include "ui/view_navigator.h"
 #include "ui/views/framework_view.h"
 

@@ -16,12 +16,12 @@
 #include <QTextBrowser>
 #include <memory>
 
+#include "session/explorer/explorer_model.h"
 #include "tests/ui/isolated_user_files.h"
 #include "ui/help/help_dialog.h"
 #include "ui/help/welcome_page.h"
 #include "ui/lessons/lesson_controller.h"
 #include "ui/main_window.h"
-#include "ui/model/explorer_model.h"
 
 using namespace qs::ui;
 

@@ -12,14 +12,14 @@
 #include "core/analysis/explorer.h"
 #include "core/data/npy_reader.h"
 #include "core/data/stream_sample.h"
+#include "session/explorer/explorer_controller.h"
 #include "tests/ui/explorer_window_test.h"
-#include "ui/analysis/analysis_status.h"
 #include "ui/analysis/analysis_tabs.h"
 #include "ui/analysis/bit_sweep_view.h"
 #include "ui/analysis/calibration_panel.h"
 #include "ui/analysis/clip_sweep_view.h"
 #include "ui/analysis/comparison_view.h"
-#include "ui/model/explorer_controller.h"
+#include "ui/status/analysis_status.h"
 #include "ui/views/framework_view.h"
 
 namespace {

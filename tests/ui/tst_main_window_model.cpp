@@ -17,15 +17,15 @@
 #include <QUrl>
 
 #include "core/modelfile/model_file.h"
-#include "ui/embedding/embedding_model.h"
-#include "ui/embedding/workbench_controller.h"
+#include "session/modelfile/model_file_controller.h"
+#include "session/modelfile/tensor_tree_model.h"
+#include "session/workbench/embedding_model.h"
+#include "session/workbench/workbench_controller.h"
 #include "ui/embedding/workbench_window.h"
 #include "ui/modelfile/model_dock.h"
 #include "ui/modelfile/model_docks.h"
-#include "ui/modelfile/model_file_controller.h"
 #include "ui/modelfile/model_report_view.h"
 #include "ui/modelfile/stored_quant_view.h"
-#include "ui/modelfile/tensor_tree_model.h"
 
 namespace {
 

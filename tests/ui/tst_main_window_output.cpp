@@ -2,10 +2,10 @@
 // PNG, SVG, PDF and CSV (the CSV against the plotted data and the core), the statistics CSV,
 // presentation mode, the dark theme, the workbench window it opens (and its look), and the
 // Frameworks tab's labels at the op's bit width.
+#include "session/workbench/embedding_model.h"
+#include "session/workbench/workbench_controller.h"
 #include "tests/ui/explorer_window_test.h"
 #include "tests/ui/table_text.h"
-#include "ui/embedding/embedding_model.h"
-#include "ui/embedding/workbench_controller.h"
 #include "ui/embedding/views/occupancy_view.h"
 #include "ui/embedding/views/range_suggestions_panel.h"
 #include "ui/embedding/workbench_window.h"

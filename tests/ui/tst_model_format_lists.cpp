@@ -13,12 +13,12 @@
 #include <set>
 
 #include "core/modelfile/model_formats.h"
+#include "session/explorer/explorer_controller.h"
+#include "session/explorer/explorer_model.h"
+#include "session/modelfile/model_file_controller.h"
+#include "session/modelfile/tensor_text.h"
 #include "ui/help/welcome_page.h"
-#include "ui/model/explorer_controller.h"
-#include "ui/model/explorer_model.h"
 #include "ui/modelfile/model_dock.h"
-#include "ui/modelfile/model_file_controller.h"
-#include "ui/modelfile/tensor_text.h"
 
 using qs::modelfile::ModelFormat;
 using qs::modelfile::modelFormats;

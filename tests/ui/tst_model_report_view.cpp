@@ -17,11 +17,11 @@
 
 #include <qcustomplot.h>
 
-#include "tests/modelfile/memory_model.h"
 #include "core/analysis/explorer.h"
 #include "core/modelfile/model_file.h"
 #include "core/modelfile/tensor_values.h"
-#include "ui/model/explorer_model.h"
+#include "session/explorer/explorer_model.h"
+#include "tests/modelfile/memory_model.h"
 #include "ui/modelfile/model_report_view.h"
 #include "ui/modelfile/sqnr_bar_chart.h"
 
@@ -110,7 +110,8 @@ class TstModelReportView : public QObject {
         explorer_ = new ExplorerModel(this);
         explorer_->setOp(QuantOp::QuantizeAndDequantizeV2);
         explorer_->setNumBits(8);
-        view_ = new ModelReportView;
+        auto* service = new ModelReportService(explorer_);
+        view_ = new ModelReportView(service);
         view_->resize(1400, 800);
         view_->setExplorerModel(explorer_);
         QSignalSpy ready(view_->service(), &ModelReportService::reportReady);
@@ -461,7 +462,8 @@ private slots:
 
     void exportsWriteTheReport() {
         QTemporaryDir dir;
-        ModelReportView empty;
+        ModelReportService service;
+        ModelReportView empty(&service);
         QString error;
         QVERIFY(!empty.exportCsv(dir.filePath("none.csv"), &error));
         QVERIFY(error.contains("no report"));

@@ -12,10 +12,10 @@
 #include <new>
 #include <stdexcept>
 
-#include "ui/compute/compute_service.h"
-#include "ui/compute/data_service.h"
-#include "ui/model/explorer_model.h"
-#include "ui/model/session.h"
+#include "session/explorer/compute_service.h"
+#include "session/explorer/data_service.h"
+#include "session/explorer/explorer_model.h"
+#include "session/explorer/session.h"
 #include "tests/file_size_limit.h"
 
 using namespace qs::ui;

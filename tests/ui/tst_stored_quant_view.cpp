@@ -18,11 +18,11 @@
 #include <QTemporaryDir>
 
 #include "core/modelfile/model_file.h"
+#include "session/explorer/explorer_model.h"
+#include "session/modelfile/model_file_controller.h"
 #include "tests/ui/isolated_user_files.h"
 #include "ui/main_window.h"
-#include "ui/model/explorer_model.h"
 #include "ui/modelfile/model_docks.h"
-#include "ui/modelfile/model_file_controller.h"
 #include "ui/modelfile/stored_quant_view.h"
 
 namespace {
@@ -154,7 +154,8 @@ private slots:
         auto opened = qs::modelfile::openModel(QS_TEST_DATA_DIR "/models/tflite/person_detect.tflite");
         QVERIFY(opened.ok());
         const auto& model = *opened;
-        qs::ui::StoredQuantView view;
+        qs::ui::StoredQuantService service;
+        qs::ui::StoredQuantView view(&service);
         QSignalSpy shown(&view, &qs::ui::StoredQuantView::comparisonShown);
         view.setTensor(model, static_cast<int>(model->find("MobilenetV1/Conv2d_0/weights/read")));
         QVERIFY(waitShown(shown));
@@ -169,7 +170,8 @@ private slots:
     }
 
     void showsTheRulesAndTheExactOne() {
-        qs::ui::StoredQuantView view;
+        qs::ui::StoredQuantService service;
+        qs::ui::StoredQuantView view(&service);
         view.resize(900, 700);
         view.show();
         QSignalSpy shown(&view, &qs::ui::StoredQuantView::comparisonShown);
@@ -237,7 +239,8 @@ private slots:
     }
 
     void aTensorWithoutCodesShowsItsError() {
-        qs::ui::StoredQuantView view;
+        qs::ui::StoredQuantService service;
+        qs::ui::StoredQuantView view(&service);
         QSignalSpy failed(&view, &qs::ui::StoredQuantView::failed);
         view.setTensor(perChannelModel(), 1);
         QVERIFY(failed.wait(20000));
@@ -257,7 +260,8 @@ private slots:
         for (float v : x) codes.push_back(static_cast<int8_t>(std::lround(v / 0.5f * 127)));
         stored->add("embeddings", {2, 2}, DType::Int8, codes);
         original->add("embeddings", {2, 2}, DType::Float32, x);
-        qs::ui::StoredQuantView view;
+        qs::ui::StoredQuantService service;
+        qs::ui::StoredQuantView view(&service);
         QSignalSpy shown(&view, &qs::ui::StoredQuantView::comparisonShown);
         view.setTensor(stored, 0, original);
         QVERIFY(waitShown(shown));
@@ -275,7 +279,8 @@ private slots:
         auto other = std::make_shared<MemoryModel>("other.tflite");
         const std::vector<int8_t> codes = {-127, 0, 127};
         other->add("fc/weights", {3}, DType::Int8, codes, qs::modelfile::StoredQuantization{{0.1f}, {0}, 0});
-        qs::ui::StoredQuantView view;
+        qs::ui::StoredQuantService service;
+        qs::ui::StoredQuantView view(&service);
         QSignalSpy shown(&view, &qs::ui::StoredQuantView::comparisonShown);
         view.setTensor(perChannelModel(), 0);
         view.setTensor(other, 0);
@@ -294,7 +299,8 @@ private slots:
         const auto& model = *opened;
         const int index = static_cast<int>(model->find("MobilenetV1/Conv2d_0/weights/read"));
         QVERIFY(index >= 0);
-        qs::ui::StoredQuantView view;
+        qs::ui::StoredQuantService service;
+        qs::ui::StoredQuantView view(&service);
         QSignalSpy shown(&view, &qs::ui::StoredQuantView::comparisonShown);
         view.setTensor(model, index);
         QVERIFY(waitShown(shown));
@@ -319,7 +325,8 @@ private slots:
         auto stored = qs::modelfile::openModel(QS_TEST_DATA_DIR "/models/safetensors/test-model-int8.safetensors");
         auto original = qs::modelfile::openModel(QS_TEST_DATA_DIR "/models/safetensors/test-model-float32.safetensors");
         QVERIFY(stored.ok() && original.ok());
-        qs::ui::StoredQuantView view;
+        qs::ui::StoredQuantService service;
+        qs::ui::StoredQuantView view(&service);
         view.resize(1100, 800);
         view.show();
         QSignalSpy shown(&view, &qs::ui::StoredQuantView::comparisonShown);

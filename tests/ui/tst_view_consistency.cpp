@@ -23,21 +23,21 @@
 #include <qcustomplot.h>
 
 #include "core/analysis/view_data.h"
+#include "session/explorer/compute_service.h"
+#include "session/explorer/data_service.h"
+#include "session/explorer/explorer_model.h"
+#include "session/explorer/session.h"
+#include "tests/spec_builders.h"
+#include "tests/ui/isolated_user_files.h"
 #include "ui/analysis/analysis_tabs.h"
 #include "ui/analysis/bit_sweep_view.h"
 #include "ui/analysis/calibration_panel.h"
 #include "ui/analysis/clip_sweep_view.h"
 #include "ui/analysis/comparison_view.h"
-#include "ui/compute/compute_service.h"
-#include "ui/compute/data_service.h"
 #include "ui/main_window.h"
-#include "ui/model/explorer_model.h"
-#include "ui/model/session.h"
 #include "ui/views/error_histogram_view.h"
 #include "ui/views/histogram_view.h"
 #include "ui/views/stats_panel.h"
-#include "tests/spec_builders.h"
-#include "tests/ui/isolated_user_files.h"
 
 using namespace qs::ui;
 

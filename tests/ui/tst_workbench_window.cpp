@@ -18,17 +18,17 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include "session/workbench/embedding_model.h"
+#include "session/workbench/workbench_controller.h"
+#include "tests/ui/line_edit_typing.h"
 #include "ui/embedding/config_editor.h"
-#include "ui/embedding/embedding_model.h"
 #include "ui/embedding/views/feature_stats_panel.h"
-#include "ui/embedding/views/table_panel.h"
 #include "ui/embedding/views/occupancy_view.h"
 #include "ui/embedding/views/pipeline_view.h"
 #include "ui/embedding/views/range_suggestions_panel.h"
 #include "ui/embedding/views/sharding_view.h"
-#include "ui/embedding/workbench_controller.h"
+#include "ui/embedding/views/table_panel.h"
 #include "ui/embedding/workbench_window.h"
-#include "tests/ui/line_edit_typing.h"
 #include <qcustomplot.h>
 #include "ui/plot/plot_frame.h"
 

@@ -4,15 +4,15 @@
 #include <algorithm>
 #include <QTimer>
 
-#include "ui/analysis/analysis_status.h"
+#include "session/explorer/analysis_data.h"
+#include "session/explorer/data_service.h"
+#include "session/explorer/explorer_controller.h"
+#include "session/explorer/explorer_model.h"
 #include "ui/analysis/bit_sweep_view.h"
 #include "ui/analysis/calibration_panel.h"
 #include "ui/analysis/clip_sweep_view.h"
 #include "ui/analysis/comparison_view.h"
-#include "ui/compute/analysis_data.h"
-#include "ui/compute/data_service.h"
-#include "ui/model/explorer_controller.h"
-#include "ui/model/explorer_model.h"
+#include "ui/status/analysis_status.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {

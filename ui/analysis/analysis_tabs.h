@@ -18,7 +18,7 @@
 #include <array>
 #include <optional>
 
-#include "ui/analysis/analysis_service.h"
+#include "session/explorer/analysis_service.h"
 
 class QTabWidget;
 

@@ -7,9 +7,9 @@
 #include <qcustomplot.h>
 
 #include "core/analysis/bit_sweep_view_data.h"
-#include "ui/analysis/analysis_status.h"
 #include "ui/analysis/analysis_text.h"
 #include "ui/plot/plot_items.h"
+#include "ui/status/analysis_status.h"
 
 namespace qs::ui {
 

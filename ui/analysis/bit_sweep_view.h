@@ -5,7 +5,7 @@
 // for the TPU op the x axis is bits = log2(num_buckets).
 #pragma once
 
-#include "ui/analysis/analysis_service.h"
+#include "session/explorer/analysis_service.h"
 #include "ui/plot/qcp_fwd.h"
 #include "ui/plot/result_plot.h"
 

@@ -10,7 +10,7 @@
 
 #include <QWidget>
 
-#include "ui/analysis/analysis_service.h"
+#include "session/explorer/analysis_service.h"
 #include "ui/plot/plot_frame.h"
 #include "ui/plot/qcp_fwd.h"
 

@@ -10,9 +10,9 @@
 #include <QTableWidget>
 #include <qcustomplot.h>
 
-#include "ui/analysis/analysis_status.h"
 #include "ui/analysis/analysis_text.h"
 #include "ui/plot/plot_items.h"
+#include "ui/status/analysis_status.h"
 
 namespace qs::ui {
 

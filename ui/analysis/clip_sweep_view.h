@@ -6,7 +6,7 @@
 // explorer's range to [−α*, α*] (one undo step, through the model).
 #pragma once
 
-#include "ui/analysis/analysis_service.h"
+#include "session/explorer/analysis_service.h"
 #include "ui/plot/qcp_fwd.h"
 #include "ui/plot/result_plot.h"
 

@@ -11,10 +11,10 @@
 #include <QTableWidget>
 #include <qcustomplot.h>
 
-#include "ui/analysis/analysis_status.h"
+#include "session/explorer/explorer_model.h"
 #include "ui/analysis/analysis_text.h"
-#include "ui/model/explorer_model.h"
 #include "ui/plot/plot_items.h"
+#include "ui/status/analysis_status.h"
 
 namespace qs::ui {
 

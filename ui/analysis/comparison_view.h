@@ -11,8 +11,8 @@
 
 #include <QWidget>
 
-#include "ui/analysis/analysis_service.h"
-#include "ui/model/explorer_model.h"
+#include "session/explorer/analysis_service.h"
+#include "session/explorer/explorer_model.h"
 #include "ui/plot/qcp_fwd.h"
 #include "ui/plot/result_plot.h"
 

@@ -24,9 +24,9 @@
 #include <QVBoxLayout>
 #include <limits>
 
+#include "session/workbench/embedding_model.h"
+#include "session/workbench/py_json.h"
 #include "ui/embedding/config_editor_widgets.h"
-#include "ui/embedding/embedding_model.h"
-#include "ui/embedding/py_json.h"
 
 namespace qs::ui {
 

@@ -12,9 +12,9 @@
 #include <QPushButton>
 #include <tuple>
 
+#include "session/workbench/embedding_model.h"
 #include "ui/embedding/config_editor.h"
 #include "ui/embedding/config_editor_widgets.h"
-#include "ui/embedding/embedding_model.h"
 
 namespace qs::ui {
 

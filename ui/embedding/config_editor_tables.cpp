@@ -17,9 +17,9 @@
 #include <tuple>
 
 #include "core/tpu/config.h"
+#include "session/workbench/embedding_model.h"
 #include "ui/embedding/config_editor.h"
 #include "ui/embedding/config_editor_widgets.h"
-#include "ui/embedding/embedding_model.h"
 
 namespace qs::ui {
 

@@ -9,7 +9,7 @@
 #include <QListWidget>
 #include <QPushButton>
 
-#include "ui/embedding/embedding_validation.h"
+#include "session/workbench/embedding_validation.h"
 
 namespace qs::ui::editor {
 

@@ -22,8 +22,9 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "session/workbench/embedding_model.h"
+#include "session/workbench/workbench_controller.h"
 #include "ui/embedding/config_editor.h"
-#include "ui/embedding/embedding_model.h"
 #include "ui/embedding/views/feature_stats_panel.h"
 #include "ui/embedding/views/heat_map_view.h"
 #include "ui/embedding/views/occupancy_view.h"
@@ -31,10 +32,9 @@
 #include "ui/embedding/views/range_suggestions_panel.h"
 #include "ui/embedding/views/sharding_view.h"
 #include "ui/embedding/views/storage_export_panel.h"
-#include "ui/embedding/workbench_controller.h"
 #include "ui/panels/width_adaptive_splitter.h"
-#include "ui/window_fit.h"
-#include "ui/presentation_mode.h"
+#include "ui/window/presentation_mode.h"
+#include "ui/window/window_fit.h"
 
 namespace qs::ui {
 namespace {

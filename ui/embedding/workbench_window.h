@@ -18,7 +18,7 @@
 #include <QByteArray>
 #include <QMainWindow>
 
-#include "ui/embedding/workbench_service.h"
+#include "session/workbench/workbench_service.h"
 #include "ui/plot/theme.h"
 
 class QLabel;

@@ -9,7 +9,7 @@
 #include <QVBoxLayout>
 
 #include "ui/help/shortcut_list.h"
-#include "ui/presentation_mode.h"
+#include "ui/window/presentation_mode.h"
 
 namespace qs::ui {
 

@@ -6,12 +6,12 @@
 #include <QEvent>
 #include <QMenu>
 
-#include "ui/compute/data_service.h"
-#include "ui/compute/job_runner.h"
+#include "session/explorer/data_service.h"
+#include "session/explorer/explorer_controller.h"
+#include "session/explorer/explorer_model.h"
+#include "session/jobs/job_runner.h"
 #include "ui/lessons/lesson_library.h"
 #include "ui/lessons/lesson_panel.h"
-#include "ui/model/explorer_controller.h"
-#include "ui/model/explorer_model.h"
 #include "ui/panels/parameter_panel.h"
 
 namespace qs::ui {

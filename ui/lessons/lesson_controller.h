@@ -22,7 +22,7 @@
 #include <QObject>
 #include <QStringList>
 
-#include "ui/lessons/lesson_file.h"
+#include "session/lessons/lesson_file.h"
 
 class QAction;
 class QDockWidget;

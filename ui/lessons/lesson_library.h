@@ -11,7 +11,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "ui/lessons/lesson_file.h"
+#include "session/lessons/lesson_file.h"
 
 namespace qs::ui {
 

@@ -8,7 +8,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "ui/lessons/lesson_file.h"
+#include "session/lessons/lesson_file.h"
 
 namespace qs::ui {
 

@@ -8,7 +8,7 @@
 
 #include <QWidget>
 
-#include "core/analysis/lesson_check.h"
+#include "core/model_analysis/lesson_check.h"
 
 class QLabel;
 class QPushButton;

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "ui/presentation_mode.h"
+#include "ui/window/presentation_mode.h"
 
 namespace qs::ui {
 

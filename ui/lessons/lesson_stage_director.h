@@ -16,7 +16,7 @@
 #include <QPointer>
 #include <functional>
 
-#include "ui/lessons/lesson_stage.h"
+#include "session/lessons/lesson_stage.h"
 
 class QMainWindow;
 

@@ -14,9 +14,9 @@
 #include <QVBoxLayout>
 
 #include "core/modelfile/model_formats.h"
-#include "ui/modelfile/model_file_controller.h"
-#include "ui/modelfile/tensor_text.h"
-#include "ui/modelfile/tensor_tree_model.h"
+#include "session/modelfile/model_file_controller.h"
+#include "session/modelfile/tensor_text.h"
+#include "session/modelfile/tensor_tree_model.h"
 
 namespace qs::ui {
 

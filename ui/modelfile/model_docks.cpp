@@ -12,10 +12,10 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
-#include "ui/model/explorer_model.h"
-#include "ui/model/native_file.h"
+#include "session/explorer/explorer_model.h"
+#include "session/files/native_file.h"
+#include "session/modelfile/model_file_controller.h"
 #include "ui/modelfile/model_dock.h"
-#include "ui/modelfile/model_file_controller.h"
 #include "ui/modelfile/model_report_view.h"
 #include "ui/modelfile/stored_quant_view.h"
 
@@ -35,9 +35,8 @@ QDockWidget* bottomDock(QMainWindow* window, const QString& title, const char* n
 ModelDocks::ModelDocks(QMainWindow* window, ModelFileController* controller, ExplorerModel* explorer)
     : QObject(window), window_(window), controller_(controller) {
     modelDock_ = new ModelDock(controller);
-    report_ = new ModelReportView;
-    report_->setExplorerModel(explorer);
-    stored_ = new StoredQuantView;
+    report_ = new ModelReportView(controller->reportService());
+    stored_ = new StoredQuantView(controller->storedQuantService());
     originalLabel_ = new QLabel;
     originalLabel_->setObjectName("storedOriginalLabel");
     originalButton_ = new QPushButton(tr("Float original…"));

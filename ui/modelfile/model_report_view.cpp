@@ -18,7 +18,7 @@
 #include <limits>
 
 #include "core/data/csv_writer.h"
-#include "ui/model/native_file.h"
+#include "session/files/native_file.h"
 #include "ui/modelfile/sqnr_bar_chart.h"
 
 namespace qs::ui {
@@ -85,9 +85,8 @@ QString shapeText(const Shape& shape) {
 
 }  // namespace
 
-ModelReportView::ModelReportView(QWidget* parent) : QWidget(parent) {
+ModelReportView::ModelReportView(ModelReportService* service, QWidget* parent) : QWidget(parent), service_(service) {
     setObjectName(QStringLiteral("modelReportView"));
-    service_ = new ModelReportService(this);
 
     status_ = new QLabel(tr("Open a model to report on its weight tensors."), this);
     status_->setObjectName(QStringLiteral("modelReportStatus"));

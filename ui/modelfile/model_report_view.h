@@ -5,10 +5,10 @@
 // tensorActivated(name, spec, channel) with the exact spec the row was computed with (so the
 // explorer shows the row's numbers); a channel's row names its channel, others -1. The key columns (SQNR, best calibration) come first; the int32
 // biases int8 schemes keep at 32 bits rank after the other tensors (said in the status line).
-// It runs nothing itself: its ModelReportService computes off the UI thread and follows the
-// ExplorerModel's op settings.
+// It runs nothing itself: the ModelReportService it is given (ModelFileController's)
+// computes off the UI thread and follows the ExplorerModel's op settings.
 //
-//   auto* view = new ModelReportView;
+//   auto* view = new ModelReportView(controller->reportService());
 //   view->setExplorerModel(explorerModel);  // the op settings to report under
 //   view->setModel(modelFile);               // starts the report
 //   connect(view, &ModelReportView::tensorActivated, ...);
@@ -19,7 +19,7 @@
 #include <memory>
 
 #include "core/modelfile/model_file.h"
-#include "ui/modelfile/model_report_service.h"
+#include "session/modelfile/model_report_service.h"
 
 class QCheckBox;
 class QLabel;
@@ -45,7 +45,8 @@ public:
     // The widest the tensor column starts (long names are elided in the middle).
     static constexpr int kNameColumnWidth = 240;
 
-    explicit ModelReportView(QWidget* parent = nullptr);
+    // Draws what `service` (not owned; it outlives the view) delivers.
+    explicit ModelReportView(ModelReportService* service, QWidget* parent = nullptr);
     ~ModelReportView() override;
 
     void setModel(std::shared_ptr<const qs::modelfile::ModelFile> model);

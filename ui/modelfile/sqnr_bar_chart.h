@@ -7,7 +7,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "core/analysis/model_report.h"
+#include "core/model_analysis/model_report.h"
 #include "ui/plot/qcp_fwd.h"
 #include "ui/plot/result_plot.h"
 

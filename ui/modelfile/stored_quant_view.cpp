@@ -1,6 +1,5 @@
 #include "ui/modelfile/stored_quant_view.h"
 
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -13,7 +12,6 @@
 
 #include <qcustomplot.h>
 
-#include "ui/compute/job_runner.h"
 
 namespace qs::ui {
 
@@ -30,8 +28,7 @@ QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight
 
 }  // namespace
 
-StoredQuantView::StoredQuantView(QWidget* parent)
-    : PlotFrame(parent), runner_(new JobRunner(tr("Comparing the stored codes failed"), this)) {
+StoredQuantView::StoredQuantView(StoredQuantService* service, QWidget* parent) : PlotFrame(parent), service_(service) {
     setObjectName(QStringLiteral("storedQuantView"));
     plot()->setObjectName(QStringLiteral("storedQuantPlot"));
     plot()->xAxis->setLabel(tr("input value (float32)"));
@@ -111,7 +108,8 @@ StoredQuantView::StoredQuantView(QWidget* parent)
     table_->setMinimumSize(260, 80);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split, 1);
-    connect(runner_, &JobRunner::failed, this, [this](const QString& message) { showError(message); });
+    connect(service_, &StoredQuantService::failed, this, &StoredQuantView::showError);
+    connect(service_, &StoredQuantService::comparisonReady, this, &StoredQuantView::showComparison);
     clear();
 }
 
@@ -132,39 +130,11 @@ void StoredQuantView::setTensor(std::shared_ptr<const qs::modelfile::ModelFile> 
         return;
     }
     summary_->setText(tr("Comparing the stored codes of '%1'…").arg(QString::fromStdString(model->tensors()[static_cast<size_t>(index)].name)));
-    runner_->submit(
-        [this, model = std::move(model), index, original = std::move(original)](const JobContext& context) -> JobRunner::Delivery {
-            auto fail = [this](const std::string& message) {
-                return [this, m = QString::fromStdString(message)] { showError(m); };
-            };
-            auto stored = model->load(static_cast<size_t>(index));
-            if (!stored) return fail(stored.error().message);
-            std::optional<qs::modelfile::TensorData> originalData;
-            std::string originalLabel;
-            if (original) {
-                const int64_t o = original->find(stored->info.name);
-                if (o < 0)
-                    return fail(original->label() + ": no tensor '" + stored->info.name + "' to compare with");
-                auto loaded = original->load(static_cast<size_t>(o));
-                if (!loaded) return fail(loaded.error().message);
-                originalData = std::move(loaded).value();
-                // The file's name, not its path: the line above the plot stays short.
-                originalLabel = QFileInfo(QString::fromStdString(original->label())).fileName().toStdString() +
-                                " › " + stored->info.name;
-            }
-            auto result = qs::analysis::compareStoredQuantization(*stored, originalData ? &*originalData : nullptr,
-                                                                  originalLabel, context.cancelFlag());
-            if (!result && result.error().cancelled) return {};  // a newer tensor replaced it
-            if (!result) return fail(model->label() + ": " + result.error().message);
-            return [this, r = std::make_shared<const qs::analysis::StoredQuantComparison>(std::move(result).value())] {
-                showComparison(r);
-            };
-        },
-        JobRunner::Running::Discard);
+    service_->compare(std::move(model), index, std::move(original));
 }
 
 void StoredQuantView::clear(const QString& reason) {
-    runner_->discard();
+    service_->discard();
     comparison_.reset();
     table_->setRowCount(0);
     summary_->setText(reason.isEmpty() ? tr("Select a tensor stored as integer codes (int8, uint8, int16).") : reason);
@@ -187,7 +157,7 @@ void StoredQuantView::updateApply() {
     apply_->setEnabled(comparison_ && qs::analysis::explorerSpecOf(*comparison_, selectedRule()).has_value());
 }
 
-bool StoredQuantView::busy() const { return runner_->busy(); }
+bool StoredQuantView::busy() const { return service_->busy(); }
 int StoredQuantView::channel() const { return channelBox_->value(); }
 void StoredQuantView::setChannel(int channel) { channelBox_->setValue(channel); }
 

@@ -3,20 +3,21 @@
 // against the floats they stand for, channel by channel (a scatter of code over input value,
 // and on the right axis what dequantizing the code gives back minus the input: the stored
 // quantization's error, exactly 0 in a round-trip check), and the table of the rules that could have
-// made them (core/analysis/stored_quant.h): TF's QuantizeV2 SCALED and QDQ V4, the
+// made them (core/model_analysis/stored_quant.h): TF's QuantizeV2 SCALED and QDQ V4, the
 // Frameworks tab's schemes, the file's own scale; per rule the differing codes, the channels
 // they lie in, the largest code difference and whether it reproduces the file exactly. The
 // first exact rule is named above the table and its row selected.
 //
-// The comparison (loading the tensors included) runs off the UI thread on a JobRunner, the
-// newest tensor winning. No MainWindow knowledge: whoever owns the Model dock calls
-// setTensor().
+// The comparison (loading the tensors included) is the StoredQuantService's job, off the UI
+// thread, the newest tensor winning; the view only draws what it delivers. No MainWindow
+// knowledge: whoever owns the Model dock calls setTensor().
 #pragma once
 
 #include <memory>
 
-#include "core/analysis/stored_quant.h"
+#include "core/model_analysis/stored_quant.h"
 #include "core/modelfile/model_file.h"
+#include "session/modelfile/stored_quant_service.h"
 #include "ui/plot/plot_frame.h"
 
 class QLabel;
@@ -27,14 +28,11 @@ class QTableWidget;
 
 namespace qs::ui {
 
-class JobRunner;
-
-using StoredQuantPtr = std::shared_ptr<const qs::analysis::StoredQuantComparison>;
-
 class StoredQuantView : public PlotFrame {
     Q_OBJECT
 public:
-    explicit StoredQuantView(QWidget* parent = nullptr);
+    // Draws what `service` (not owned; it outlives the view) delivers.
+    explicit StoredQuantView(StoredQuantService* service, QWidget* parent = nullptr);
     ~StoredQuantView() override;
 
     // Compares tensor `index` of `model`; `original` (optional) is another file holding the
@@ -82,7 +80,7 @@ private:
     void fillTable();
     void updateApply();
 
-    JobRunner* runner_ = nullptr;
+    StoredQuantService* service_ = nullptr;
     StoredQuantPtr comparison_;
     QCPGraph* codes_ = nullptr;   // stored code over input x
     QCPGraph* error_ = nullptr;   // dequantized value − input x, right axis

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "ui/model/explorer_model.h"
+#include "session/explorer/explorer_model.h"
 #include "ui/panels/range_checked_spin_box.h"
 
 namespace qs::ui {

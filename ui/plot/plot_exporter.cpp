@@ -15,7 +15,7 @@
 #include <qcustomplot.h>
 
 #include "core/data/csv_writer.h"
-#include "ui/model/native_file.h"
+#include "session/files/native_file.h"
 #include "ui/plot/clipped_svg.h"
 #include "ui/plot/plot_frame.h"
 

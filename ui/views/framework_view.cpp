@@ -13,10 +13,10 @@
 
 #include <qcustomplot.h>
 
-#include "ui/analysis/analysis_status.h"
-#include "ui/compute/analysis_data.h"
-#include "ui/compute/framework_service.h"
+#include "session/explorer/analysis_data.h"
+#include "session/explorer/framework_service.h"
 #include "ui/plot/plot_items.h"
+#include "ui/status/analysis_status.h"
 
 namespace qs::ui {
 

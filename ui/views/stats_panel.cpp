@@ -18,7 +18,7 @@
 #include <QVBoxLayout>
 
 #include "core/analysis/view_data.h"
-#include "ui/model/native_file.h"
+#include "session/files/native_file.h"
 #include "ui/plot/plot_export_dialogs.h"
 #include "ui/views/panel_parts.h"
 #include "ui/views/view_text.h"

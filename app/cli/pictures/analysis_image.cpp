@@ -5,11 +5,11 @@
 
 #include "app/cli/pictures/offscreen_app.h"
 #include "app/cli/pictures/widget_pictures.h"
+#include "session/files/native_file.h"
 #include "ui/analysis/bit_sweep_view.h"
 #include "ui/analysis/calibration_panel.h"
 #include "ui/analysis/clip_sweep_view.h"
 #include "ui/analysis/comparison_view.h"
-#include "ui/model/native_file.h"
 #include "ui/plot/plot_frame.h"
 
 namespace qs::cli {

@@ -10,7 +10,7 @@
 #include "app/cli/cmd_common.h"
 #include "app/cli/pictures/offscreen_app.h"
 #include "app/cli/pictures/widget_pictures.h"
-#include "ui/model/native_file.h"
+#include "session/files/native_file.h"
 #include "ui/plot/plot_frame.h"
 #include "ui/views/channel_view.h"
 #include "ui/views/error_histogram_view.h"

@@ -4,7 +4,7 @@
 
 #include "app/cli/pictures/offscreen_app.h"
 #include "app/cli/pictures/widget_pictures.h"
-#include "ui/model/native_file.h"
+#include "session/files/native_file.h"
 #include "ui/modelfile/sqnr_bar_chart.h"
 
 namespace qs::cli {

@@ -11,7 +11,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "ui/model/native_file.h"
+#include "session/files/native_file.h"
 #include "ui/plot/plot_export_dialogs.h"
 #include "ui/views/panel_parts.h"
 #include "ui/views/view_text.h"
