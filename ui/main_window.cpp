@@ -14,12 +14,10 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QProgressBar>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QScrollArea>
 #include <QTabWidget>
-#include <QToolButton>
 #include <functional>
 #include <utility>
 
@@ -41,6 +39,7 @@
 #include "ui/plot/plot_frame.h"
 #include "ui/plot/theme.h"
 #include "ui/recent_files.h"
+#include "ui/status/job_status.h"
 #include "ui/views/channel_view.h"
 #include "ui/views/error_histogram_view.h"
 #include "ui/views/framework_view.h"
@@ -248,29 +247,17 @@ void MainWindow::placeLessonDock() {
 }
 
 void MainWindow::createStatusBar() {
-    statusLabel_ = new QLabel;
-    statusLabel_->setObjectName("statusLabel");
-    // A long status ("QuantizeV2 → Dequantize · 1,000,000 values · SQNR …") is clipped at the
-    // window's edge instead of holding the window wider than a 1280-pixel screen.
-    statusLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // One bar and one Cancel for both long jobs: a load, or a pass over a streamed data set.
+    status_ = new JobStatus(QStringLiteral("explorer"));
+    status_->setSingleLine(true);
+    status_->setHideWhenEmpty(false);
+    status_->setRerunOffered(false);  // a load is redone by opening it again, a pass by an edit
     timingLabel_ = new QLabel;
-    progress_ = new QProgressBar;
-    progress_->setRange(0, 1000);
-    progress_->setMaximumWidth(200);
-    progress_->hide();
-    cancelButton_ = new QToolButton;
-    cancelButton_->setText(tr("Cancel"));
-    cancelButton_->hide();
-    cancelButton_->setObjectName("cancelButton");
-    progress_->setObjectName("progressBar");
-    // One bar and one button for both long jobs: a load, or a pass over a streamed data set.
-    connect(cancelButton_, &QToolButton::clicked, this, [this] {
+    connect(status_, &JobStatus::cancelRequested, this, [this] {
         if (controller_->dataService()->loading()) controller_->dataService()->cancel();
         else controller_->computeService()->cancelRunning();
     });
-    statusBar()->addWidget(statusLabel_, 1);
-    statusBar()->addPermanentWidget(progress_);
-    statusBar()->addPermanentWidget(cancelButton_);
+    statusBar()->addWidget(status_, 1);
     statusBar()->addPermanentWidget(timingLabel_);
 }
 
@@ -279,17 +266,11 @@ void MainWindow::connectController() {
 
     DataService* dataService = controller_->dataService();
     connect(dataService, &DataService::loadingStarted, this, [this](const QString& what) {
-        progress_->setValue(0);
-        progress_->show();
-        cancelButton_->show();
-        statusLabel_->setText(tr("Loading %1…").arg(what));
+        status_->setRunning(tr("Loading %1…").arg(what));
     });
     connect(dataService, &DataService::progress, this,
-            [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
-    auto loadingDone = [this] {
-        progress_->hide();
-        cancelButton_->hide();
-    };
+            [this](double f) { status_->setProgress(f); });
+    auto loadingDone = [this] { status_->finish(); };
     connect(dataService, &DataService::loaded, this, [this, loadingDone](DatasetPtr d) {
         loadingDone();
         QString info = tr("%1 values, shape %2\n%3")
@@ -303,7 +284,7 @@ void MainWindow::connectController() {
     connect(dataService, &DataService::failed, this, [this, loadingDone](const QString& m) {
         loadingDone();
         dataPanel_->setDatasetInfo(tr("Could not load the data: %1").arg(m));
-        statusLabel_->setText(tr("Data: %1").arg(m));
+        status_->setError(tr("Data: %1").arg(m));
         // The views keep the previous data's result: say so on them, not only in the panel.
         if (controller_->lastResult())
             for (PlotFrame* p : findChildren<PlotFrame*>())
@@ -311,7 +292,7 @@ void MainWindow::connectController() {
     });
     connect(dataService, &DataService::cancelled, this, [this, loadingDone] {
         loadingDone();
-        statusLabel_->setText(tr("Loading cancelled; the previous data stays."));
+        status_->setText(tr("Loading cancelled; the previous data stays."));
     });
 
     // The transfer curve needs no statistics: it is drawn as soon as the op has run, while
@@ -338,17 +319,12 @@ void MainWindow::connectStreamedPasses() {
     ComputeService* compute = controller_->computeService();
     connect(compute, &ComputeService::progress, this, [this](double f) {
         if (controller_->dataService()->loading()) return;  // the bar is the load's
-        if (!progress_->isVisible()) {
-            progress_->show();
-            cancelButton_->show();
-            statusLabel_->setText(tr("Computing over the streamed data set…"));
-        }
-        progress_->setValue(static_cast<int>(f * 1000));
+        if (!status_->isRunning()) status_->setRunning(tr("Computing over the streamed data set…"));
+        status_->setProgress(f);
     });
     auto passDone = [this] {
         if (controller_->dataService()->loading()) return;
-        progress_->hide();
-        cancelButton_->hide();
+        status_->finish();
     };
     connect(compute, &ComputeService::resultReady, this, passDone);
     connect(compute, &ComputeService::failed, this, passDone);
@@ -357,7 +333,7 @@ void MainWindow::connectStreamedPasses() {
         const QString text = tr("Computation cancelled; the views show the previous result. Edit to compute again.");
         if (controller_->lastResult())
             for (PlotFrame* p : findChildren<PlotFrame*>()) p->setStale(true, text);
-        statusLabel_->setText(text);
+        status_->setText(text);
     });
 }
 
@@ -380,7 +356,7 @@ void MainWindow::showResult(ExplorerResultPtr result, quint64 serial, double ms)
     const QString sqnr = result->stats.count == 0
                              ? tr("no value without NaN to compare")
                              : tr("SQNR %1 dB").arg(result->stats.sqnr_db, 0, 'f', 2);
-    statusLabel_->setText(tr("%1 · %2 values · %3 · %4")
+    status_->setText(tr("%1 · %2 values · %3 · %4")
                               .arg(QString::fromUtf8(qs::quantOpName(result->spec.op).data()))
                               .arg(QLocale().toString(static_cast<qlonglong>(result->stats.count + result->stats.nan_pairs)))
                               .arg(sqnr)
@@ -397,7 +373,7 @@ void MainWindow::showFailure(const QString& text) {
         p->setStale(true, text);
     statsPanel_->setStale(true);
     panel_->setError(text);
-    statusLabel_->setText(text);
+    status_->setText(text);
 }
 
 void MainWindow::applyTheme(bool dark) {
@@ -447,7 +423,7 @@ bool MainWindow::openSession(const QString& path, QString* errorOut) {
     auto session = loadSession(path, &error);
     if (!session) {
         if (errorOut) *errorOut = error;
-        statusLabel_->setText(tr("Could not open the session: %1").arg(error));
+        status_->setError(tr("Could not open the session: %1").arg(error));
         if (isVisible()) QMessageBox::warning(this, tr("Open session"), error);
         return false;
     }
@@ -455,14 +431,14 @@ bool MainWindow::openSession(const QString& path, QString* errorOut) {
     sessionPath_ = path;
     addRecent(path);
     updateTitle();
-    statusLabel_->setText(tr("Opened %1").arg(QFileInfo(path).fileName()));
+    status_->setText(tr("Opened %1").arg(QFileInfo(path).fileName()));
     return true;
 }
 
 bool MainWindow::saveSessionAs(const QString& path) {
     QString error;
     if (!qs::ui::saveSession(path, currentSession(), &error)) {
-        statusLabel_->setText(tr("Could not save: %1").arg(error));
+        status_->setError(tr("Could not save: %1").arg(error));
         if (isVisible()) QMessageBox::warning(this, tr("Save session"), error);
         return false;
     }
@@ -470,7 +446,7 @@ bool MainWindow::saveSessionAs(const QString& path) {
     model_->undoStack()->setClean();
     addRecent(path);
     updateTitle();
-    statusLabel_->setText(tr("Saved %1").arg(QFileInfo(path).fileName()));
+    status_->setText(tr("Saved %1").arg(QFileInfo(path).fileName()));
     return true;
 }
 
@@ -485,7 +461,7 @@ bool MainWindow::restoreLastSession() {
     QString error;
     auto session = loadSession(path, &error);
     if (!session) {
-        statusLabel_->setText(tr("The last session could not be restored: %1").arg(error));
+        status_->setError(tr("The last session could not be restored: %1").arg(error));
         return false;
     }
     applySession(*session);

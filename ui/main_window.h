@@ -18,9 +18,7 @@ class QDropEvent;
 class QMimeData;
 class QLabel;
 class QMenu;
-class QProgressBar;
 class QTabWidget;
-class QToolButton;
 
 namespace qs::ui {
 
@@ -34,6 +32,7 @@ class LessonStageDirector;
 class WelcomePage;
 class ExplorerModel;
 class ChannelView;
+class JobStatus;
 class HistogramView;
 class ParameterPanel;
 class PlotFrame;
@@ -198,10 +197,8 @@ private:
     WelcomePage* welcome_ = nullptr;
     std::function<UnsavedChoice()> unsavedPrompt_;
     FrameworkView* frameworkView_ = nullptr;
-    QLabel* statusLabel_ = nullptr;
+    JobStatus* status_ = nullptr;  // the status bar: message, progress, Cancel
     QLabel* timingLabel_ = nullptr;
-    QProgressBar* progress_ = nullptr;
-    QToolButton* cancelButton_ = nullptr;
 
     QString sessionPath_;
 };

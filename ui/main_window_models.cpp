@@ -22,6 +22,7 @@
 #include "ui/modelfile/model_dock.h"
 #include "ui/modelfile/model_docks.h"
 #include "ui/recent_files.h"
+#include "ui/status/job_status.h"
 
 namespace qs::ui {
 
@@ -33,26 +34,26 @@ const char* kRecentModelsKey = "recentModels";
 
 void MainWindow::connectModelFiles() {
     connect(modelFiles_, &ModelFileController::openingStarted, this, [this](const QString& path) {
-        statusLabel_->setText(tr("Opening model %1…").arg(QFileInfo(path).fileName()));
+        status_->setText(tr("Opening model %1…").arg(QFileInfo(path).fileName()));
     });
     connect(modelFiles_, &ModelFileController::opened, this, [this] {
         modelOpenAsked_ = false;
         addRecentModel(modelFiles_->path());
-        statusLabel_->setText(tr("Opened model %1: %2")
+        status_->setText(tr("Opened model %1: %2")
                                   .arg(QFileInfo(modelFiles_->path()).fileName(),
                                        tensorCountText(modelFiles_->model()->tensors().size())));
     });
     connect(modelFiles_, &ModelFileController::openFailed, this, [this](const QString& message) {
-        statusLabel_->setText(tr("Could not open the model: %1").arg(message));
+        status_->setError(tr("Could not open the model: %1").arg(message));
         if (std::exchange(modelOpenAsked_, false) && isVisible())
             QMessageBox::warning(this, tr("Open model"), message);
     });
-    connect(modelFiles_, &ModelFileController::notice, this, [this](const QString& text) { statusLabel_->setText(text); });
+    connect(modelFiles_, &ModelFileController::notice, this, [this](const QString& text) { status_->setText(text); });
     connect(modelDock(), &ModelDock::openModelRequested, this, &MainWindow::openModelDialog);
     connect(modelDock(), &ModelDock::openAsTableRequested, this, &MainWindow::openTensorInWorkbench);
     connect(modelFiles_, &ModelFileController::tensorExported, this, &MainWindow::addWorkbenchTable);
     connect(modelFiles_, &ModelFileController::exportFailed, this, [this](const QString& message) {
-        statusLabel_->setText(tr("Could not open the tensor in the workbench: %1").arg(message));
+        status_->setError(tr("Could not open the tensor in the workbench: %1").arg(message));
         if (isVisible()) QMessageBox::warning(this, tr("Open in workbench"), message);
     });
 }
@@ -116,7 +117,7 @@ void MainWindow::openTensorInWorkbench(const QString& tensor) {
     QString name = QFileInfo(modelFiles_->path()).completeBaseName() + QLatin1Char('-') + tensor;
     for (QChar& c : name)
         if (!c.isLetterOrNumber() && c != QLatin1Char('-') && c != QLatin1Char('_')) c = QLatin1Char('_');
-    statusLabel_->setText(tr("Writing %1 for the workbench…").arg(tensor));
+    status_->setText(tr("Writing %1 for the workbench…").arg(tensor));
     modelFiles_->exportTensor(tensor, QDir(folder).filePath(name.left(180) + QStringLiteral(".npy")));
 }
 
@@ -148,7 +149,7 @@ void MainWindow::addWorkbenchTable(const QString& tensor, const QString& npyPath
         doc.view.feature = -1;
     }
     w->model()->edit(doc, tr("Add table %1 from the model").arg(table.name));
-    statusLabel_->setText(tr("Workbench: table %1 (%2 × %3) from %4")
+    status_->setText(tr("Workbench: table %1 (%2 × %3) from %4")
                               .arg(table.name).arg(shape[0]).arg(shape[1]).arg(QFileInfo(modelFiles_->path()).fileName()));
 }
 

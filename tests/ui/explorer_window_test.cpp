@@ -183,7 +183,7 @@ void ExplorerWindowTest::verifyShowsModel() {
     const QString sqnr = QString::number(r->stats.sqnr_db, 'f', 2);
     if (std::isfinite(r->stats.sqnr_db)) QCOMPARE(w_->statsPanel()->valueText(QStringLiteral("sqnr_db")), sqnr + QStringLiteral(" dB"));
     QCOMPARE(w_->statsPanel()->valueText(QStringLiteral("count")), QLocale().toString(static_cast<qlonglong>(r->stats.count)));
-    const QString status = child<QLabel>("statusLabel")->text();
+    const QString status = child<QLabel>("explorerStatusLabel")->text();
     QVERIFY2(status.contains(QStringLiteral("SQNR %1 dB").arg(sqnr)) &&
                  status.contains(QStringLiteral("%1 levels used").arg(r->stats.distinct_levels)),
              qPrintable(status));
@@ -196,7 +196,7 @@ void ExplorerWindowTest::verifyStale(const QString& text) {
     auto* error = child<QLabel>("errorLabel");
     QVERIFY(error->isVisible());
     QCOMPARE(error->text(), text);
-    QCOMPARE(child<QLabel>("statusLabel")->text(), text);
+    QCOMPARE(child<QLabel>("explorerStatusLabel")->text(), text);
     for (int i = 0; i < kExplorerTabs; ++i) {
         auto* view = qobject_cast<PlotFrame*>(w_->tabs()->widget(i));
         QVERIFY(view->isStale());

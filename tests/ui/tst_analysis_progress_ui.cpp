@@ -23,7 +23,7 @@
 #include "ui/analysis/bit_sweep_view.h"
 #include "ui/analysis/clip_sweep_view.h"
 #include "ui/main_window.h"
-#include "ui/status/analysis_status.h"
+#include "ui/status/job_status.h"
 #include "ui/views/framework_view.h"
 
 using namespace qs::ui;
@@ -60,7 +60,7 @@ private slots:
 private:
     bool settle();
     AnalysisTabs* tabs() const { return w_->analysisTabs(); }
-    AnalysisStatus* clipStatus() const { return tabs()->clipSweepView()->status(); }
+    JobStatus* clipStatus() const { return tabs()->clipSweepView()->status(); }
     // Runs `action` from the progress report that first takes the clipping sweep's bar past
     // `permille` (so the sweep is surely running, however fast the machine); false when no
     // such report came. Shows the clipping tab first when `show`.

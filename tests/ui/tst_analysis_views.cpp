@@ -35,7 +35,7 @@
 #include "ui/analysis/clip_sweep_view.h"
 #include "ui/analysis/comparison_view.h"
 #include "ui/main_window.h"
-#include "ui/status/analysis_status.h"
+#include "ui/status/job_status.h"
 
 using namespace qs::ui;
 using qs::analysis::DataKind;

@@ -92,7 +92,7 @@ void TstMainWindowEdits::invalidParameters() {
     QCOMPARE(shown.count(), 1);
     QVERIFY(w_->lastResult() != valid);
     CHECK(verifyShowsModel());
-    QVERIFY(child<QLabel>("statusLabel")->text().startsWith(
+    QVERIFY(child<QLabel>("explorerStatusLabel")->text().startsWith(
         QString::fromUtf8(qs::quantOpName(model_->op()).data()) + QStringLiteral(" · ")));
 }
 
@@ -286,7 +286,7 @@ void TstMainWindowEdits::dataFilesAndABrokenFile() {
     const QString message = failed.first().first().toString();
     QVERIFY(!message.isEmpty());
     QCOMPARE(info->text(), QStringLiteral("Could not load the data: %1").arg(message));
-    QCOMPARE(child<QLabel>("statusLabel")->text(), QStringLiteral("Data: %1").arg(message));
+    QCOMPARE(child<QLabel>("explorerStatusLabel")->text(), QStringLiteral("Data: %1").arg(message));
     QCOMPARE(w_->dataService()->dataset(), data);
     QCOMPARE(w_->lastResult(), before);
     // Parameters still apply to the previous data.

@@ -4,7 +4,7 @@
 // in-memory path gives, the pass shows progress, Cancel stops it, and the analysis tabs run
 // on a labelled sample (or say why they are off).
 #include <QProgressBar>
-#include <QToolButton>
+#include <QPushButton>
 #include <condition_variable>
 #include <mutex>
 #include <random>
@@ -19,7 +19,7 @@
 #include "ui/analysis/calibration_panel.h"
 #include "ui/analysis/clip_sweep_view.h"
 #include "ui/analysis/comparison_view.h"
-#include "ui/status/analysis_status.h"
+#include "ui/status/job_status.h"
 #include "ui/views/framework_view.h"
 
 namespace {
@@ -102,18 +102,18 @@ void TstMainWindowLarge::aFileOverTheBudgetOpensStreamed() {
     int progressReports = 0;
     connect(w_->computeService(), &ComputeService::progress, this, [&](double) {
         ++progressReports;
-        barShownDuringPass |= child<QProgressBar>("progressBar")->isVisible();
+        barShownDuringPass |= child<QProgressBar>("explorerProgress")->isVisible();
     });
     CHECK(openStreamed());
     CHECK(verifyShowsModel());
     QVERIFY(progressReports > 0);
     QVERIFY(barShownDuringPass);
-    QVERIFY(!child<QProgressBar>("progressBar")->isVisible());  // hidden once the result is in
-    QVERIFY(!child<QToolButton>("cancelButton")->isVisible());
+    QVERIFY(!child<QProgressBar>("explorerProgress")->isVisible());  // hidden once the result is in
+    QVERIFY(!child<QPushButton>("explorerCancel")->isVisible());
     // The data panel says where the values are.
     const QString info = child<QLabel>("dataInfoLabel")->text();
     QVERIFY2(info.contains(QStringLiteral("Streamed from the file: larger than the memory budget of 1")), qPrintable(info));
-    QVERIFY(child<QLabel>("statusLabel")->text().contains(QLocale().toString(static_cast<qlonglong>(kValues)) +
+    QVERIFY(child<QLabel>("explorerStatusLabel")->text().contains(QLocale().toString(static_cast<qlonglong>(kValues)) +
                                                           QStringLiteral(" values")));
 
     // Exactly what the in-memory path gives: statistics, range, both histograms, clipping.
@@ -152,8 +152,8 @@ void TstMainWindowLarge::cancelStopsAStreamedPass() {
     QSignalSpy results(w_->computeService(), &ComputeService::resultReady);
     const quint64 serial = w_->computeService()->request(model_->spec(), data);
     QVERIFY(progress.wait(10000));  // the first chunks are through
-    auto* bar = child<QProgressBar>("progressBar");
-    auto* cancel = child<QToolButton>("cancelButton");
+    auto* bar = child<QProgressBar>("explorerProgress");
+    auto* cancel = child<QPushButton>("explorerCancel");
     QVERIFY(bar->isVisible());
     QVERIFY(cancel->isVisible());
     QVERIFY(bar->value() > 0 && bar->value() < 1000);
@@ -178,7 +178,7 @@ void TstMainWindowLarge::cancelStopsAStreamedPass() {
     QVERIFY(settle());
     QCOMPARE(w_->lastResult(), streamedResult);
     QVERIFY(w_->resultIsStale());
-    const QString text = child<QLabel>("statusLabel")->text();
+    const QString text = child<QLabel>("explorerStatusLabel")->text();
     QVERIFY2(text.startsWith(QStringLiteral("Computation cancelled")), qPrintable(text));
     for (int i = 0; i < kExplorerTabs; ++i)
         QCOMPARE(qobject_cast<PlotFrame*>(w_->tabs()->widget(i))->staleMessage(), text);
@@ -196,7 +196,7 @@ void TstMainWindowLarge::analysesRunOnALabelledSample() {
                                 .arg(QLocale().toString(static_cast<qlonglong>(qs::data::sampleCount(kValues))),
                                      QLocale().toString(static_cast<qlonglong>(kValues)));
     // Each analysis that needs every value in memory runs, on the sample, and says so.
-    const std::vector<std::pair<QWidget*, AnalysisStatus*>> analyses = {
+    const std::vector<std::pair<QWidget*, JobStatus*>> analyses = {
         {tabs->bitSweepView(), tabs->bitSweepView()->status()},
         {tabs->clipSweepView(), tabs->clipSweepView()->status()},
         {tabs->calibrationPanel(), tabs->calibrationPanel()->status()},

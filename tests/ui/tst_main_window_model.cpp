@@ -129,7 +129,7 @@ private slots:
         // A group adds up its tensors: 480 + 20 bytes.
         QCOMPARE(column(weight.parent(), TensorTreeModel::Size), QStringLiteral("500 bytes"));
         QVERIFY(child<QLabel>("modelHeader")->text().contains(QStringLiteral("net.safetensors")));
-        QVERIFY(child<QLabel>("statusLabel")->text().contains(QStringLiteral("4 tensors")));
+        QVERIFY(child<QLabel>("explorerStatusLabel")->text().contains(QStringLiteral("4 tensors")));
         // Opening a model lists it; the explorer's data stays until a tensor is chosen.
         QCOMPARE(model_->dataSource().generator, kSmallData);
         QVERIFY(!model_->dataSource().isFile());
@@ -346,7 +346,7 @@ private slots:
         QVERIFY(failed.first().first().toString().contains(QStringLiteral("gone.safetensors")));
         QVERIFY(settle());
         QVERIFY(w_->lastResult());  // the previous data's result stays on show
-        QVERIFY(child<QLabel>("statusLabel")->text().contains(QStringLiteral("gone.safetensors")));
+        QVERIFY(child<QLabel>("explorerStatusLabel")->text().contains(QStringLiteral("gone.safetensors")));
     }
 
     void aBadFileGivesAMessage() {
@@ -359,7 +359,7 @@ private slots:
         w_->openModel(bad);
         QVERIFY(failed.wait(10000) || failed.count() == 1);
         QTRY_VERIFY(lastMessage_.contains(QStringLiteral("bad.safetensors")));
-        QVERIFY(child<QLabel>("statusLabel")->text().startsWith(QStringLiteral("Could not open the model")));
+        QVERIFY(child<QLabel>("explorerStatusLabel")->text().startsWith(QStringLiteral("Could not open the model")));
         QVERIFY(!w_->modelFiles()->model());
         QVERIFY(!w_->modelDockWidget()->isVisible());
     }

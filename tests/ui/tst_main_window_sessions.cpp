@@ -47,7 +47,7 @@ void TstMainWindowSessions::sessionSaveAndReopen() {
     QCOMPARE(w_->sessionPath(), path);
     QCOMPARE(w_->windowHandle()->title(), QStringLiteral("QuantScope — first"));
     QVERIFY(!w_->isWindowModified());
-    QCOMPARE(child<QLabel>("statusLabel")->text(), QStringLiteral("Saved first.qscope"));
+    QCOMPARE(child<QLabel>("explorerStatusLabel")->text(), QStringLiteral("Saved first.qscope"));
 
     // Change everything again.
     CHECK(selectData("opCombo", int(qs::QuantOp::TpuSimulatedQuantization)));
@@ -122,7 +122,7 @@ void TstMainWindowSessions::brokenAndNewerSessionsChangeNothing() {
         QVERIFY2(!w_->openSession(path, &error), c.file);
         QVERIFY2(error.startsWith(QLatin1String(c.expect)), qPrintable(error));
         QCOMPARE(lastMessage_, error);
-        QCOMPARE(child<QLabel>("statusLabel")->text(), QStringLiteral("Could not open the session: %1").arg(error));
+        QCOMPARE(child<QLabel>("explorerStatusLabel")->text(), QStringLiteral("Could not open the session: %1").arg(error));
         QVERIFY(model_->spec() == spec);
         QCOMPARE(model_->dataSource(), data);
         QCOMPARE(model_->undoStack()->count(), steps);
@@ -135,7 +135,7 @@ void TstMainWindowSessions::brokenAndNewerSessionsChangeNothing() {
     answerNextDialog();
     QVERIFY(!w_->saveSessionAs(dir_->filePath(QStringLiteral("no/such/dir/x.qscope"))));
     QVERIFY2(lastMessage_.startsWith(QLatin1String("x.qscope: cannot write")), qPrintable(lastMessage_));
-    QCOMPARE(child<QLabel>("statusLabel")->text(), QStringLiteral("Could not save: %1").arg(lastMessage_));
+    QCOMPARE(child<QLabel>("explorerStatusLabel")->text(), QStringLiteral("Could not save: %1").arg(lastMessage_));
     QCOMPARE(w_->sessionPath(), good);
     QVERIFY(w_->isWindowModified());
     // None of them made it into the recent files.

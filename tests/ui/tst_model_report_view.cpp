@@ -169,7 +169,7 @@ private slots:
         QCOMPARE(bars->data()->at(0)->value, view_->report()->rows[0].stats.sqnr_db);
         QCOMPARE(bars->data()->at(0)->value, s0);
         // Skipped tensors are counted in the status line.
-        QVERIFY(view_->findChild<QLabel*>("modelReportStatus")->text().contains("1 skipped"));
+        QVERIFY(view_->findChild<QLabel*>("modelReportStatusLabel")->text().contains("1 skipped"));
         // Sorting by another column and back to SQNR keeps worst first.
         t->sortByColumn(ModelReportView::ColName, Qt::AscendingOrder);
         QCOMPARE(name(t->topLevelItem(0)), QString("dense"));
@@ -276,7 +276,7 @@ private slots:
         QCOMPARE(name(t->topLevelItem(0)), QString("dense"));
         t->sortByColumn(ModelReportView::ColSqnr, Qt::AscendingOrder);
         QCOMPARE(name(t->topLevelItem(0)), QString("dense"));
-        QVERIFY(view_->findChild<QLabel*>("modelReportStatus")->text().contains("int32 bias"));
+        QVERIFY(view_->findChild<QLabel*>("modelReportStatusLabel")->text().contains("int32 bias"));
         QCOMPARE(view_->chart()->sqnrBars()->data()->at(1)->value, rows[1].stats.sqnr_db);
     }
 
@@ -422,16 +422,25 @@ private slots:
         QSignalSpy cancelled(view_->service(), &ModelReportService::cancelled);
         QSignalSpy ready(view_->service(), &ModelReportService::reportReady);
         auto* cancel = view_->findChild<QPushButton*>("modelReportCancel");
-        QVERIFY(!cancel->isEnabled());
+        auto* rerun = view_->findChild<QPushButton*>("modelReportRerun");
+        QVERIFY(cancel->isHidden() && rerun->isHidden());
         view_->setModel(largeModel());  // 40 tensors of 1M values, calibration on: seconds
         QVERIFY(ready.count() == 0);
         QVERIFY(started.count() == 1 || started.wait(5000));
-        QVERIFY(cancel->isEnabled());
+        QVERIFY(!cancel->isHidden());
         QTest::mouseClick(cancel, Qt::LeftButton);
         QVERIFY(cancelled.wait(10000));
         QCOMPARE(ready.count(), 0);
-        QVERIFY(!cancel->isEnabled());
-        QVERIFY(view_->findChild<QLabel*>("modelReportStatus")->text().startsWith("Cancelled"));
+        QVERIFY(cancel->isHidden());
+        QVERIFY(view_->findChild<QLabel*>("modelReportStatusLabel")->text().startsWith("Cancelled"));
+        // "Run again" starts the report over, and Cancel stops it again.
+        QVERIFY(!rerun->isHidden());
+        QTest::mouseClick(rerun, Qt::LeftButton);
+        QVERIFY(started.count() == 2 || started.wait(5000));
+        QVERIFY(!cancel->isHidden() && rerun->isHidden());
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QVERIFY(cancelled.wait(10000));
+        QCOMPARE(ready.count(), 0);
     }
 
     void aRealInt8ModelIsReportedDequantized() {

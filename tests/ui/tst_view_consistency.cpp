@@ -473,7 +473,7 @@ void TstViewConsistency::allNanData() {
     QVERIFY2(range.contains(QStringLiteral("no finite value")), qPrintable(range));
     QVERIFY(!range.contains(QStringLiteral("[0, 0]")));
     // The status line has no SQNR to give either.
-    const QString status = w_->findChild<QLabel*>(QStringLiteral("statusLabel"))->text();
+    const QString status = w_->findChild<QLabel*>(QStringLiteral("explorerStatusLabel"))->text();
     QVERIFY2(status.contains(QStringLiteral("no value without NaN")) && !status.contains(QStringLiteral("nan dB")),
              qPrintable(status));
 }

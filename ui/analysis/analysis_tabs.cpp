@@ -12,7 +12,7 @@
 #include "ui/analysis/calibration_panel.h"
 #include "ui/analysis/clip_sweep_view.h"
 #include "ui/analysis/comparison_view.h"
-#include "ui/status/analysis_status.h"
+#include "ui/status/job_status.h"
 #include "ui/views/view_text.h"
 
 namespace qs::ui {
@@ -59,8 +59,8 @@ AnalysisTabs::AnalysisTabs(ExplorerController* explorer, QTabWidget* tabs, QObje
             [this](AnalysisKind kind, double fraction) { statusOf(kind)->setProgress(fraction); });
     connect(service_, &AnalysisService::cancelled, this, &AnalysisTabs::showCancelled);
     for (AnalysisKind kind : {K::BitSweep, K::ClipSweep, K::Calibration, K::Comparison}) {
-        connect(statusOf(kind), &AnalysisStatus::cancelRequested, this, [this, kind] { cancel(kind); });
-        connect(statusOf(kind), &AnalysisStatus::rerunRequested, this, [this, kind] { rerun(kind); });
+        connect(statusOf(kind), &JobStatus::cancelRequested, this, [this, kind] { cancel(kind); });
+        connect(statusOf(kind), &JobStatus::rerunRequested, this, [this, kind] { rerun(kind); });
     }
     // A result reaches its view only if it answers the latest request of its kind.
     auto showIn = [this](AnalysisKind kind, auto* view) {
@@ -110,7 +110,7 @@ std::optional<AnalysisKind> AnalysisTabs::visibleKind() const {
     return std::nullopt;
 }
 
-AnalysisStatus* AnalysisTabs::statusOf(AnalysisKind kind) const {
+JobStatus* AnalysisTabs::statusOf(AnalysisKind kind) const {
     switch (kind) {
         case AnalysisKind::BitSweep: return bits_->status();
         case AnalysisKind::ClipSweep: return clip_->status();
@@ -203,7 +203,7 @@ void AnalysisTabs::runVisible() {
     if (!kind || !dirty_[index(*kind)] || cancelled_[index(*kind)]) return;
     const DatasetPtr data = data_->dataset();
     if (!data) return;  // the first load schedules again
-    AnalysisStatus* status = statusOf(*kind);
+    JobStatus* status = statusOf(*kind);
     if (compute_->busy() || data_->loading()) {
         status->setBusy(tr("Waiting for the explorer's computation…"));
         return;

@@ -24,7 +24,7 @@ class QTabWidget;
 
 namespace qs::ui {
 
-class AnalysisStatus;
+class JobStatus;
 class BitSweepView;
 class CalibrationPanel;
 class ClipSweepView;
@@ -70,7 +70,7 @@ private:
     void schedule();  // runs the visible analysis once the event loop is back
     void runVisible();
     void applyRange(float min, float max, const QString& what);
-    AnalysisStatus* statusOf(AnalysisKind kind) const;
+    JobStatus* statusOf(AnalysisKind kind) const;
     PlotFrame* plotOf(AnalysisKind kind) const;
     void showFailure(AnalysisKind kind, const QString& message, quint64 serial);
     void cancel(AnalysisKind kind);

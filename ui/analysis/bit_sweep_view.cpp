@@ -9,7 +9,7 @@
 #include "core/analysis/bit_sweep_view_data.h"
 #include "ui/analysis/analysis_text.h"
 #include "ui/plot/plot_items.h"
-#include "ui/status/analysis_status.h"
+#include "ui/status/job_status.h"
 
 namespace qs::ui {
 
@@ -107,7 +107,7 @@ BitSweepView::BitSweepView(QWidget* parent) : ResultPlot(parent) {
     p->plotLayout()->setRowStretchFactors({0.01, 0.01, 2.2, 1.3, 0.01});
     p->plotLayout()->setRowSpacing(4);
 
-    status_ = new AnalysisStatus;
+    status_ = JobStatus::forAnalysis();
     static_cast<QBoxLayout*>(layout())->addWidget(status_);
     restyle();
     setResult(nullptr);

@@ -11,7 +11,7 @@
 
 namespace qs::ui {
 
-class AnalysisStatus;
+class JobStatus;
 
 class BitSweepView : public ResultPlot<BitSweepPtr::element_type> {
     Q_OBJECT
@@ -35,7 +35,7 @@ public:
     QCPGraph* theoryMseGraph() const { return theoryMse_; }
     QCPAxisRect* mseRect() const { return mseRect_; }
     QString caption() const;
-    AnalysisStatus* status() const { return status_; }
+    JobStatus* status() const { return status_; }
 
 protected:
     void draw() override;
@@ -50,7 +50,7 @@ private:
     QCPGraph* textbook_ = nullptr;
     QCPGraph* mse_ = nullptr;
     QCPGraph* theoryMse_ = nullptr;
-    AnalysisStatus* status_ = nullptr;
+    JobStatus* status_ = nullptr;
 };
 
 }  // namespace qs::ui

@@ -16,7 +16,8 @@
 #include "session/explorer/explorer_model.h"
 #include "ui/analysis/analysis_text.h"
 #include "ui/plot/plot_items.h"
-#include "ui/status/analysis_status.h"
+#include "ui/plot/theme.h"
+#include "ui/status/job_status.h"
 
 namespace qs::ui {
 
@@ -148,7 +149,7 @@ struct CalibrationPanel::Items {
     CalibrationPlot* plot;
     QTableWidget* table;
     QDoubleSpinBox* percentile;
-    AnalysisStatus* status;
+    JobStatus* status;
 };
 
 CalibrationPanel::CalibrationPanel(ExplorerModel* model, QWidget* parent)
@@ -203,7 +204,7 @@ CalibrationPanel::CalibrationPanel(ExplorerModel* model, QWidget* parent)
     items_->table->verticalHeader()->setDefaultSectionSize(rowHeight);
     items_->table->setFixedHeight((kMethods + 1) * rowHeight + fontMetrics().height() + 14);
     layout->addWidget(items_->table);
-    items_->status = new AnalysisStatus;
+    items_->status = JobStatus::forAnalysis();
     layout->addWidget(items_->status);
     setResult(nullptr);
 }
@@ -213,7 +214,7 @@ CalibrationPanel::~CalibrationPanel() = default;
 CalibrationPlot* CalibrationPanel::plotFrame() const { return items_->plot; }
 QTableWidget* CalibrationPanel::table() const { return items_->table; }
 QDoubleSpinBox* CalibrationPanel::percentileSpin() const { return items_->percentile; }
-AnalysisStatus* CalibrationPanel::status() const { return items_->status; }
+JobStatus* CalibrationPanel::status() const { return items_->status; }
 
 qs::analysis::CalibrationOptions CalibrationPanel::options() const { return model_->analysis().calibration; }
 

@@ -20,7 +20,7 @@ class QTableWidget;
 
 namespace qs::ui {
 
-class AnalysisStatus;
+class JobStatus;
 class ExplorerModel;
 
 // The data histogram with the methods' ranges.
@@ -63,7 +63,7 @@ public:
     QTableWidget* table() const;
     QDoubleSpinBox* percentileSpin() const;
     QPushButton* applyButton(int row) const;  // the row's "Apply", or null
-    AnalysisStatus* status() const;
+    JobStatus* status() const;
 
 public slots:
     void setTheme(qs::ui::Theme theme);

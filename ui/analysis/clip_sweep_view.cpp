@@ -12,7 +12,7 @@
 
 #include "ui/analysis/analysis_text.h"
 #include "ui/plot/plot_items.h"
-#include "ui/status/analysis_status.h"
+#include "ui/status/job_status.h"
 
 namespace qs::ui {
 
@@ -91,7 +91,7 @@ ClipSweepView::ClipSweepView(QWidget* parent) : ResultPlot(parent) {
     auto* box = static_cast<QBoxLayout*>(layout());
     box->setStretch(0, 3);
     box->addWidget(below, 0);
-    status_ = new AnalysisStatus;
+    status_ = JobStatus::forAnalysis();
     box->addWidget(status_);
     restyle();
     setResult(nullptr);

@@ -16,7 +16,7 @@ class QTableWidget;
 
 namespace qs::ui {
 
-class AnalysisStatus;
+class JobStatus;
 
 class ClipSweepView : public ResultPlot<ClipAnalysisPtr::element_type> {
     Q_OBJECT
@@ -38,7 +38,7 @@ public:
     QTableWidget* table() const { return table_; }
     QPushButton* applyButton() const { return apply_; }
     QLabel* fitLabel() const { return fit_; }
-    AnalysisStatus* status() const { return status_; }
+    JobStatus* status() const { return status_; }
 
 signals:
     void applyRequested(float min, float max);
@@ -62,7 +62,7 @@ private:
     QTableWidget* table_ = nullptr;
     QLabel* fit_ = nullptr;
     QPushButton* apply_ = nullptr;
-    AnalysisStatus* status_ = nullptr;
+    JobStatus* status_ = nullptr;
     double yLo_ = 1e-6, yHi_ = 1;
 };
 

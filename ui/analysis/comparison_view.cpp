@@ -14,7 +14,8 @@
 #include "session/explorer/explorer_model.h"
 #include "ui/analysis/analysis_text.h"
 #include "ui/plot/plot_items.h"
-#include "ui/status/analysis_status.h"
+#include "ui/plot/theme.h"
+#include "ui/status/job_status.h"
 
 namespace qs::ui {
 
@@ -137,7 +138,7 @@ struct ComparisonView::Items {
     QListWidget* list;
     QTableWidget* table;
     QPushButton *add, *remove, *load;
-    AnalysisStatus* status;
+    JobStatus* status;
 };
 
 ComparisonView::ComparisonView(ExplorerModel* model, QWidget* parent)
@@ -180,7 +181,7 @@ ComparisonView::ComparisonView(ExplorerModel* model, QWidget* parent)
     items_->table->setFixedHeight(height);
     items_->list->setFixedHeight(height - items_->add->sizeHint().height() - 6);
     layout->addLayout(row);
-    items_->status = new AnalysisStatus;
+    items_->status = JobStatus::forAnalysis();
     layout->addWidget(items_->status);
 
     connect(items_->add, &QPushButton::clicked, this, &ComparisonView::addCurrentRequested);
@@ -208,7 +209,7 @@ QTableWidget* ComparisonView::table() const { return items_->table; }
 QPushButton* ComparisonView::addButton() const { return items_->add; }
 QPushButton* ComparisonView::removeButton() const { return items_->remove; }
 QPushButton* ComparisonView::loadButton() const { return items_->load; }
-AnalysisStatus* ComparisonView::status() const { return items_->status; }
+JobStatus* ComparisonView::status() const { return items_->status; }
 
 bool ComparisonView::addConfig(const qs::QuantSpec& spec) {
     if (!model_->addCompared(spec)) return false;

@@ -22,7 +22,7 @@ class QTableWidget;
 
 namespace qs::ui {
 
-class AnalysisStatus;
+class JobStatus;
 
 // The two overlays: transfer curves above, error histograms below.
 class ComparisonPlot : public ResultPlot<ComparisonPtr::element_type> {
@@ -71,7 +71,7 @@ public:
     QPushButton* addButton() const;
     QPushButton* removeButton() const;
     QPushButton* loadButton() const;
-    AnalysisStatus* status() const;
+    JobStatus* status() const;
 
 public slots:
     void setTheme(qs::ui::Theme theme);

@@ -10,14 +10,12 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -33,6 +31,7 @@
 #include "ui/embedding/views/sharding_view.h"
 #include "ui/embedding/views/storage_export_panel.h"
 #include "ui/panels/width_adaptive_splitter.h"
+#include "ui/status/job_status.h"
 #include "ui/window/presentation_mode.h"
 #include "ui/window/window_fit.h"
 
@@ -66,7 +65,7 @@ WorkbenchWindow::WorkbenchWindow(EmbeddingModel* model, QWidget* parent)
     connectController();
     connect(model_, &EmbeddingModel::viewChanged, this, &WorkbenchWindow::showHeatMapWindow);
     connect(model_, &EmbeddingModel::documentChanged, this, &WorkbenchWindow::showHeatMapWindow);
-    connect(editor_, &ConfigEditor::statusMessage, status_, &QLabel::setText);
+    connect(editor_, &ConfigEditor::statusMessage, status_, &JobStatus::setText);
     // The editor's own Open/Save buttons change the window's file as the File menu does.
     connect(editor_, &ConfigEditor::fileChanged, this, [this](const QString& path) {
         path_ = path;
@@ -196,43 +195,33 @@ void WorkbenchWindow::createMenus() {
     }
 }
 
+QLabel* WorkbenchWindow::statusLabel() const { return status_->label(); }
+
 void WorkbenchWindow::createStatusBar() {
-    status_ = new QLabel;
-    status_->setObjectName(QStringLiteral("workbenchStatus"));
+    status_ = new JobStatus(QStringLiteral("workbench"));
+    status_->setSingleLine(true);
+    status_->setHideWhenEmpty(false);
+    status_->setRerunOffered(false);  // a table load is redone by choosing the table again
     timing_ = new QLabel;
-    progress_ = new QProgressBar;
-    progress_->setRange(0, 1000);
-    progress_->setMaximumWidth(220);
-    progress_->hide();
-    cancel_ = new QToolButton;
-    cancel_->setText(tr("Cancel"));
-    cancel_->setObjectName(QStringLiteral("cancelLoad"));
-    cancel_->hide();
-    connect(cancel_, &QToolButton::clicked, controller_, &WorkbenchController::cancelLoad);
+    connect(status_, &JobStatus::cancelRequested, controller_, &WorkbenchController::cancelLoad);
     statusBar()->addWidget(status_, 1);
-    statusBar()->addPermanentWidget(progress_);
-    statusBar()->addPermanentWidget(cancel_);
     statusBar()->addPermanentWidget(timing_);
 }
 
 void WorkbenchWindow::connectController() {
     WorkbenchController* c = controller_;
     connect(c, &WorkbenchController::loadStarted, this, [this](const QString& name) {
-        progress_->setValue(0);
-        progress_->show();
-        cancel_->show();
-        status_->setText(tr("Loading table '%1'…").arg(name));
+        status_->setRunning(tr("Loading table '%1'…").arg(name));
     });
-    connect(c, &WorkbenchController::loadProgress, this, [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
-    connect(c, &WorkbenchController::loadEnded, progress_, &QWidget::hide);
-    connect(c, &WorkbenchController::loadEnded, cancel_, &QWidget::hide);
+    connect(c, &WorkbenchController::loadProgress, status_, &JobStatus::setProgress);
+    connect(c, &WorkbenchController::loadEnded, status_, &JobStatus::finish);
     connect(c, &WorkbenchController::tableLoaded, this, [this](const EmbeddingTablePtr& table) {
         // The heat-map window cannot start past the last row.
         const QSignalBlocker block(firstRow_);
         firstRow_->setMaximum(static_cast<int>(std::min<int64_t>(table->rows() - 1, std::numeric_limits<int>::max())));
     });
     connect(c, &WorkbenchController::timing, timing_, &QLabel::setText);
-    connect(c, &WorkbenchController::statusMessage, status_, &QLabel::setText);
+    connect(c, &WorkbenchController::statusMessage, status_, &JobStatus::setText);
     connect(c, &WorkbenchController::resultsStale, this, &WorkbenchWindow::setStale);
     connect(c, &WorkbenchController::tableAnalysisReady, this, &WorkbenchWindow::showTableAnalysis);
     connect(c, &WorkbenchController::featureAnalysisReady, this, &WorkbenchWindow::showFeatureAnalysis);

@@ -23,10 +23,8 @@
 
 class QLabel;
 class QMenu;
-class QProgressBar;
 class QSpinBox;
 class QTabWidget;
-class QToolButton;
 class QPushButton;
 
 namespace qs::ui {
@@ -35,6 +33,7 @@ class ConfigEditor;
 class EmbeddingModel;
 class FeatureStatsPanel;
 class HeatMapView;
+class JobStatus;
 class OccupancyView;
 class PipelineView;
 class RangeSuggestionsPanel;
@@ -66,7 +65,7 @@ public:
     // the editor dock and the controls.
     ConfigEditor* editor() const { return editor_; }
     QPushButton* pipelineRunButton() const { return runPipeline_; }
-    QLabel* statusLabel() const { return status_; }
+    QLabel* statusLabel() const;
     HeatMapView* heatMapView() const { return heatMap_; }
     QMenu* viewMenu() const { return viewMenu_; }  // the explorer adds its theme toggle
 
@@ -119,10 +118,8 @@ private:
     PipelineView* pipeline_ = nullptr;
     QSpinBox* pipelineSteps_ = nullptr;
     QPushButton* runPipeline_ = nullptr;
-    QLabel* status_ = nullptr;
+    JobStatus* status_ = nullptr;  // the status bar: message, progress, Cancel
     QLabel* timing_ = nullptr;
-    QProgressBar* progress_ = nullptr;
-    QToolButton* cancel_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QString path_;
     Theme theme_ = Theme::Light;

@@ -8,8 +8,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -20,6 +18,7 @@
 #include "core/data/csv_writer.h"
 #include "session/files/native_file.h"
 #include "ui/modelfile/sqnr_bar_chart.h"
+#include "ui/status/job_status.h"
 
 namespace qs::ui {
 namespace {
@@ -88,22 +87,13 @@ QString shapeText(const Shape& shape) {
 ModelReportView::ModelReportView(ModelReportService* service, QWidget* parent) : QWidget(parent), service_(service) {
     setObjectName(QStringLiteral("modelReportView"));
 
-    status_ = new QLabel(tr("Open a model to report on its weight tensors."), this);
-    status_->setObjectName(QStringLiteral("modelReportStatus"));
-    status_->setWordWrap(true);
+    status_ = new JobStatus(QStringLiteral("modelReport"), this);
+    status_->setHideWhenEmpty(false);
     // A wrapped label's own minimum is its text at its narrowest (nine lines here), which
     // made the bottom dock 320 pixels high at the least; the layout still gives it the
     // lines its width needs.
-    status_->setMinimumSize(1, status_->fontMetrics().lineSpacing());
-    progress_ = new QProgressBar(this);
-    progress_->setObjectName(QStringLiteral("modelReportProgress"));
-    progress_->setRange(0, 1000);
-    progress_->setTextVisible(false);
-    progress_->setMaximumWidth(160);
-    progress_->hide();
-    cancel_ = new QPushButton(tr("Cancel"), this);
-    cancel_->setObjectName(QStringLiteral("modelReportCancel"));
-    cancel_->setEnabled(false);
+    status_->label()->setMinimumSize(1, status_->label()->fontMetrics().lineSpacing());
+    status_->setInfo(tr("Open a model to report on its weight tensors."));
     channels_ = new QCheckBox(tr("Channels"), this);
     channels_->setObjectName(QStringLiteral("modelReportChannels"));
     channels_->setToolTip(tr("Expand every tensor's per-channel rows (per-channel reports only)"));
@@ -144,8 +134,6 @@ ModelReportView::ModelReportView(ModelReportService* service, QWidget* parent) :
     // The status on a line of its own: beside the buttons, its text made the view 550
     // pixels wide at the least, too wide for a side dock on a 1280-pixel screen.
     auto* bar = new QHBoxLayout;
-    bar->addWidget(progress_, 1);
-    bar->addWidget(cancel_);
     bar->addWidget(channels_);
     bar->addStretch();
     bar->addWidget(exportButton);
@@ -162,31 +150,22 @@ ModelReportView::ModelReportView(ModelReportService* service, QWidget* parent) :
     layout->addWidget(split, 1);
 
     connect(service_, &ModelReportService::started, this, [this] {
-        progress_->setValue(0);
-        progress_->show();
-        cancel_->setEnabled(true);
-        status_->setText(tr("Reporting…"));
+        status_->label()->setToolTip(QString());
+        status_->setRunning(tr("Reporting…"));
         if (shown_) chart_->setStale(true, tr("updating for the new settings…"));
     });
-    connect(service_, &ModelReportService::progress, this,
-            [this](double f) { progress_->setValue(static_cast<int>(std::lround(1000 * f))); });
-    auto finished = [this] {
-        progress_->hide();
-        cancel_->setEnabled(false);
-    };
-    connect(service_, &ModelReportService::reportReady, this, [this, finished](ModelReportPtr r) {
-        finished();
+    connect(service_, &ModelReportService::progress, status_, &JobStatus::setProgress);
+    connect(service_, &ModelReportService::reportReady, this, [this](ModelReportPtr r) {
+        status_->finish();
         showReport(std::move(r));
     });
-    connect(service_, &ModelReportService::failed, this, [this, finished](const QString& message) {
-        finished();
-        status_->setText(tr("The report failed: %1").arg(message));
+    connect(service_, &ModelReportService::failed, this,
+            [this](const QString& message) { status_->setError(tr("The report failed: %1").arg(message)); });
+    connect(service_, &ModelReportService::cancelled, this, [this] {
+        status_->setCancelled(shown_ ? tr("Cancelled: the report shown is for the previous settings.") : tr("Cancelled."));
     });
-    connect(service_, &ModelReportService::cancelled, this, [this, finished] {
-        finished();
-        status_->setText(shown_ ? tr("Cancelled: the report shown is for the previous settings.") : tr("Cancelled."));
-    });
-    connect(cancel_, &QPushButton::clicked, service_, &ModelReportService::cancel);
+    connect(status_, &JobStatus::cancelRequested, service_, &ModelReportService::cancel);
+    connect(status_, &JobStatus::rerunRequested, service_, &ModelReportService::recompute);
     connect(channels_, &QCheckBox::toggled, this, [this](bool on) { on ? table_->expandAll() : table_->collapseAll(); });
     connect(csv, &QAction::triggered, this, [this] { exportDialog(false); });
     connect(json, &QAction::triggered, this, [this] { exportDialog(true); });
@@ -229,8 +208,8 @@ void ModelReportView::showReport(ModelReportPtr report) {
     chart_->setResult(shown_);
     fillTable();
     if (!shown_) {
-        status_->setText(tr("Open a model to report on its weight tensors."));
-        status_->setToolTip(QString());
+        status_->setInfo(tr("Open a model to report on its weight tensors."));
+        status_->label()->setToolTip(QString());
         return;
     }
     const auto& r = *shown_;
@@ -253,8 +232,8 @@ void ModelReportView::showReport(ModelReportPtr report) {
         tip = tr("Tensors stored as int32 codes are the biases that int8 schemes keep at 32 bits: their SQNR "
                  "under this op says little about the model, so they rank after the other tensors.") +
               (tip.isEmpty() ? QString() : QStringLiteral("\n\n") + tip);
-    status_->setText(text);
-    status_->setToolTip(tip.trimmed());
+    status_->setInfo(text);
+    status_->label()->setToolTip(tip.trimmed());
 }
 
 void ModelReportView::fillTable() {

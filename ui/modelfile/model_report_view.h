@@ -22,9 +22,6 @@
 #include "session/modelfile/model_report_service.h"
 
 class QCheckBox;
-class QLabel;
-class QProgressBar;
-class QPushButton;
 class QSplitter;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -32,6 +29,7 @@ class QTreeWidgetItem;
 namespace qs::ui {
 
 class ExplorerModel;
+class JobStatus;
 class SqnrBarChart;
 
 class ModelReportView : public QWidget {
@@ -79,9 +77,7 @@ private:
     ModelReportService* service_ = nullptr;
     SqnrBarChart* chart_ = nullptr;
     QTreeWidget* table_ = nullptr;
-    QLabel* status_ = nullptr;
-    QProgressBar* progress_ = nullptr;
-    QPushButton* cancel_ = nullptr;
+    JobStatus* status_ = nullptr;
     QCheckBox* channels_ = nullptr;
     QSplitter* split_ = nullptr;
     ModelReportPtr shown_;

@@ -161,4 +161,14 @@ void applyPlotPalette(QCustomPlot* plot, const PlotPalette& p) {
 
 void applyTheme(QCustomPlot* plot, Theme theme) { applyPlotPalette(plot, plotPalette(theme)); }
 
+QColor categoryColor(int index, Theme theme) {
+    static const QColor light[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115),
+                                   QColor(204, 121, 167), QColor(230, 159, 0), QColor(86, 180, 233)};
+    static const QColor dark[] = {QColor(86, 180, 233), QColor(255, 140, 60), QColor(60, 220, 160),
+                                  QColor(230, 150, 200), QColor(240, 228, 66), QColor(150, 200, 255)};
+    const int n = static_cast<int>(std::size(light));
+    const int i = ((index % n) + n) % n;
+    return theme == Theme::Dark ? dark[i] : light[i];
+}
+
 }  // namespace qs::ui

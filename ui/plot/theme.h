@@ -57,4 +57,8 @@ QPalette widgetPalette(Theme theme);
 void applyPlotPalette(QCustomPlot* plot, const PlotPalette& palette);
 void applyTheme(QCustomPlot* plot, Theme theme);
 
+// Colours for series that are one of several of a kind (methods, configurations): distinct
+// in both themes and for the common colour-vision deficiencies (Okabe–Ito).
+QColor categoryColor(int index, Theme theme);
+
 }  // namespace qs::ui

@@ -16,7 +16,7 @@
 #include "session/explorer/analysis_data.h"
 #include "session/explorer/framework_service.h"
 #include "ui/plot/plot_items.h"
-#include "ui/status/analysis_status.h"
+#include "ui/status/job_status.h"
 
 namespace qs::ui {
 
@@ -230,14 +230,14 @@ FrameworkView::FrameworkView(FrameworkService* service, QWidget* parent)
     note_ = new QLabel;
     note_->setObjectName(QStringLiteral("frameworkNote"));
     note_->setWordWrap(true);
-    status_ = new AnalysisStatus;
-    connect(service_, &FrameworkService::progress, status_, &AnalysisStatus::setProgress);
+    status_ = JobStatus::forAnalysis();
+    connect(service_, &FrameworkService::progress, status_, &JobStatus::setProgress);
     connect(service_, &FrameworkService::cancelled, this, &FrameworkView::showCancelled);
-    connect(status_, &AnalysisStatus::cancelRequested, this, [this] {
+    connect(status_, &JobStatus::cancelRequested, this, [this] {
         service_->cancelRunning();
         status_->setBusy(tr("Cancelling the comparison…"));
     });
-    connect(status_, &AnalysisStatus::rerunRequested, this, &FrameworkView::start);
+    connect(status_, &JobStatus::rerunRequested, this, &FrameworkView::start);
 
     table_ = new QTableWidget;
     table_->setObjectName(QStringLiteral("frameworkTable"));

@@ -26,7 +26,7 @@ class QCPGraph;
 
 namespace qs::ui {
 
-class AnalysisStatus;
+class JobStatus;
 class FrameworkService;
 
 // What the comparison runs: the schemes on one range and bit width (core's).
@@ -61,7 +61,7 @@ public:
     const std::optional<qs::analysis::SchemeComparison>& comparison() const { return comparison_; }
     bool busy() const;
     // The comparison's progress bar with Cancel (Esc) and, after a cancel, Run again.
-    AnalysisStatus* status() const { return status_; }
+    JobStatus* status() const { return status_; }
     FrameworkService* service() const { return service_; }
 
 signals:
@@ -96,7 +96,7 @@ private:
     QListWidget* examples_ = nullptr;
     QCheckBox* r14_ = nullptr;
     QLabel* note_ = nullptr;
-    AnalysisStatus* status_ = nullptr;
+    JobStatus* status_ = nullptr;
     FrameworkService* service_ = nullptr;
     std::shared_ptr<const qs::analysis::ExplorerResult> result_;
     std::shared_ptr<const qs::data::Dataset> data_;
