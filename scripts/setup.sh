@@ -94,7 +94,9 @@ run_sanitized_tests() {
     export LSAN_OPTIONS="suppressions=$REPO_ROOT/tests/sanitizer/lsan.supp:print_suppressions=0"
     say "Running the tests under ASan + UBSan (reports: ${reports#"$REPO_ROOT"/}/)"
     local status=0
-    ctest --test-dir "$SANITIZE_DIR" --output-on-failure "$@" || status=$?
+    # One test per core, as in the normal run: the suites are independent (each has its own
+    # temporary folders and offscreen screen).
+    ctest --test-dir "$SANITIZE_DIR" --output-on-failure --parallel "$(nproc)" "$@" || status=$?
     local files=("$reports"/*)
     if [[ -e "${files[0]}" ]]; then
         say "${#files[@]} sanitizer report(s):"
@@ -157,7 +159,7 @@ main() {
             ;;
         test)
             say "Running the tests"
-            exec ctest --test-dir "$BUILD_DIR" --output-on-failure "$@"
+            exec ctest --test-dir "$BUILD_DIR" --output-on-failure --parallel "$(nproc)" "$@"
             ;;
     esac
 }
