@@ -16,6 +16,7 @@
 #include "session/explorer/explorer_controller.h"
 #include "session/modelfile/model_file_controller.h"
 #include "session/modelfile/tensor_text.h"
+#include "session/modelfile/workbench_table.h"
 #include "session/workbench/embedding_model.h"
 #include "ui/embedding/workbench_window.h"
 #include "ui/main_window.h"
@@ -113,12 +114,8 @@ void MainWindow::openTensorInWorkbench(const QString& tensor) {
     const QString folder = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
                                .filePath(QStringLiteral("model-tables"));
     QDir().mkpath(folder);
-    // One file per model and tensor: reopening the same tensor rewrites the same file.
-    QString name = QFileInfo(modelFiles_->path()).completeBaseName() + QLatin1Char('-') + tensor;
-    for (QChar& c : name)
-        if (!c.isLetterOrNumber() && c != QLatin1Char('-') && c != QLatin1Char('_')) c = QLatin1Char('_');
     status_->setText(tr("Writing %1 for the workbench…").arg(tensor));
-    modelFiles_->exportTensor(tensor, QDir(folder).filePath(name.left(180) + QStringLiteral(".npy")));
+    modelFiles_->exportTensor(tensor, workbenchTableFile(folder, modelFiles_->path(), tensor));
 }
 
 void MainWindow::addWorkbenchTable(const QString& tensor, const QString& npyPath) {
@@ -127,30 +124,11 @@ void MainWindow::addWorkbenchTable(const QString& tensor, const QString& npyPath
     if (index < 0) return;
     const qs::Shape& shape = model->tensors()[static_cast<size_t>(index)].shape;
     WorkbenchWindow* w = showWorkbench();
-    EmbeddingDocument doc = w->model()->document();
-    QStringList names;
-    for (const EmbeddingTable& t : doc.tables) names << t.name;
-    EmbeddingTable table;
-    QString base = tensorPathParts(tensor.toStdString()).join(QLatin1Char('_'));
-    table.name = base;
-    for (int i = 2; names.contains(table.name); ++i) table.name = QStringLiteral("%1_%2").arg(base).arg(i);
-    table.vocabulary_size = static_cast<qint64>(shape[0]);
-    table.dim = static_cast<qint64>(shape[1]);
-    table.data_file = npyPath;
-    doc.tables.push_back(table);
-    doc.view.table = static_cast<int>(doc.tables.size()) - 1;
-    // The views follow the selected feature's table: a lone feature (the new document's
-    // default) now looks up the new table; with several, none is selected, so the views
-    // show the table.
-    if (doc.features.size() == 1) {
-        doc.features.front().table = doc.view.table;
-        doc.view.feature = 0;
-    } else {
-        doc.view.feature = -1;
-    }
-    w->model()->edit(doc, tr("Add table %1 from the model").arg(table.name));
+    const EmbeddingDocument doc = withModelTable(w->model()->document(), tensor, shape, npyPath);
+    const QString name = doc.tables.back().name;
+    w->model()->edit(doc, tr("Add table %1 from the model").arg(name));
     status_->setText(tr("Workbench: table %1 (%2 × %3) from %4")
-                              .arg(table.name).arg(shape[0]).arg(shape[1]).arg(QFileInfo(modelFiles_->path()).fileName()));
+                         .arg(name).arg(shape[0]).arg(shape[1]).arg(QFileInfo(modelFiles_->path()).fileName()));
 }
 
 }  // namespace qs::ui

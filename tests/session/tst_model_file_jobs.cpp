@@ -1,7 +1,8 @@
 // The model-file controller's jobs without a widget (qs_session only): stored quantization's
 // comparison and the whole-model report deliver what the core computes for the same tensor
 // and settings, the newest comparison wins, and a missing tensor in the float original is
-// reported with the file and the tensor named.
+// reported with the file and the tensor named. And a tensor opened in the workbench: its
+// file's name and the table it adds to the workbench's document.
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -11,6 +12,7 @@
 #include "session/explorer/explorer_controller.h"
 #include "session/explorer/explorer_model.h"
 #include "session/modelfile/model_file_controller.h"
+#include "session/modelfile/workbench_table.h"
 
 using namespace qs::ui;
 
@@ -122,6 +124,43 @@ private slots:
             QCOMPARE(delivered->rows[i].name, direct->rows[i].name);
             QCOMPARE(delivered->rows[i].stats.sqnr_db, direct->rows[i].stats.sqnr_db);
         }
+    }
+
+    void aTensorBecomesAWorkbenchTable() {
+        EmbeddingDocument doc = EmbeddingDocument::example();  // table_0 and one feature on it
+        const qs::Shape shape{100, 8};
+        doc = withModelTable(std::move(doc), QStringLiteral("dense/kernel"), shape, QStringLiteral("/c/m-dense_kernel.npy"));
+        QCOMPARE(doc.tables.size(), size_t{2});
+        const EmbeddingTable& added = doc.tables.back();
+        QCOMPARE(added.name, QStringLiteral("dense_kernel"));
+        QCOMPARE(added.vocabulary_size.toInteger(), qint64{100});
+        QCOMPARE(added.dim.toInteger(), qint64{8});
+        QCOMPARE(added.data_file, QStringLiteral("/c/m-dense_kernel.npy"));
+        QCOMPARE(doc.view.table, 1);
+        QCOMPARE(doc.features.front().table, 1);  // the lone feature looks the new table up
+        QCOMPARE(doc.view.feature, 0);
+
+        doc = withModelTable(std::move(doc), QStringLiteral("dense/kernel"), shape, QStringLiteral("/c/again.npy"));
+        QCOMPARE(doc.tables.back().name, QStringLiteral("dense_kernel_2"));
+
+        EmbeddingFeature second;
+        second.name = QStringLiteral("feature_1");
+        second.table = 0;
+        doc.features.push_back(second);
+        doc = withModelTable(std::move(doc), QStringLiteral("layer1.0.weight"), shape, QStringLiteral("/c/l.npy"));
+        QCOMPARE(doc.tables.back().name, QStringLiteral("layer1_0_weight"));
+        QCOMPARE(doc.view.table, 3);
+        QCOMPARE(doc.view.feature, -1);  // with several features none is chosen for the user
+        QCOMPARE(doc.features[0].table, 2);  // the lone feature followed dense_kernel_2
+        QCOMPARE(doc.features[1].table, 0);
+    }
+
+    void aTensorsWorkbenchFileIsNamedAfterModelAndTensor() {
+        QCOMPARE(workbenchTableFile(QStringLiteral("/cache/model-tables"), QStringLiteral("/m/my model.tflite"),
+                                    QStringLiteral("dense/kernel:0")),
+                 QStringLiteral("/cache/model-tables/my_model-dense_kernel_0.npy"));
+        const QString longName = workbenchTableFile(QStringLiteral("/c"), QStringLiteral("/m/a.onnx"), QString(300, QLatin1Char('x')));
+        QCOMPARE(QFileInfo(longName).fileName().size(), qsizetype{180 + 4});
     }
 };
 
