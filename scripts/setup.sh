@@ -94,9 +94,9 @@ run_sanitized_tests() {
     export LSAN_OPTIONS="suppressions=$REPO_ROOT/tests/sanitizer/lsan.supp:print_suppressions=0"
     say "Running the tests under ASan + UBSan (reports: ${reports#"$REPO_ROOT"/}/)"
     local status=0
-    # One test per core, as in the normal run: the suites are independent (each has its own
-    # temporary folders and offscreen screen).
-    ctest --test-dir "$SANITIZE_DIR" --output-on-failure --parallel "$(nproc)" "$@" || status=$?
+    # One test at a time: under the sanitizers a GUI test's jobs run several times slower, and
+    # two at once on two cores pushed waits for a job past their timeouts.
+    ctest --test-dir "$SANITIZE_DIR" --output-on-failure "$@" || status=$?
     local files=("$reports"/*)
     if [[ -e "${files[0]}" ]]; then
         say "${#files[@]} sanitizer report(s):"
