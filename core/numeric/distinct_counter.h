@@ -41,16 +41,10 @@ public:
         grid_.assign(static_cast<size_t>(gridSize), kEmpty);
     }
 
-    // Counts at most `maxDistinct` values and starts with a small table: for many small sets
-    // (a model report's slices) whose count past the cap is not wanted. Past the cap it stops
-    // (`overflowed`).
-    static DistinctCounter upTo(int64_t maxDistinct) {
-        DistinctCounter c;
-        c.table_.assign(size_t{1} << kSmallTableBits, kEmpty);
-        c.shift_ = 32 - kSmallTableBits;
-        c.maxDistinct_ = maxDistinct;
-        return c;
-    }
+    // Counts at most `maxDistinct` values, allocating nothing until the first one and then a
+    // small table: for many small sets (a model report's slices, most of which never hash a
+    // value) whose count past the cap is not wanted. Past the cap it stops (`overflowed`).
+    static DistinctCounter upTo(int64_t maxDistinct) { return DistinctCounter(Capped{maxDistinct}); }
 
     void add(float v) { addKey(keyOf(v)); }
     // The values y[k] whose pair (x[k], y[k]) has no NaN.
@@ -94,6 +88,7 @@ public:
     // skipped pair) is walked again; a slot computed before the table grew is stale, so the
     // walk takes addToTable's path.
     [[gnu::always_inline]] void addPairsToTable(const float* x, const float* y, int64_t n) {
+        if (table_.empty()) startSmallTable();
         constexpr int64_t kGroup = 256;
         uint32_t keys[kGroup], homes[kGroup], seconds[kGroup];
         for (int64_t g = 0; g < n; g += kGroup) {
@@ -180,6 +175,7 @@ private:
         }
     }
     void addToTable(uint32_t key) {
+        if (table_.empty()) startSmallTable();  // an upTo() counter's first value
         // The common case, a level seen before, is at one of its two slots (it is never
         // elsewhere): two loads and one well-predicted branch.
         if (contains(key) || overflowed_) return;
@@ -197,6 +193,14 @@ private:
     }
     static constexpr size_t kMaxTable = size_t{1} << 24;
     static constexpr int kSmallTableBits = 6;  // upTo()'s first table: 64 slots
+    struct Capped {
+        int64_t max;
+    };
+    explicit DistinctCounter(Capped cap) : table_(), maxDistinct_(cap.max) {}
+    [[gnu::noinline, gnu::cold]] void startSmallTable() {  // out of line: once per counter
+        table_.assign(size_t{1} << kSmallTableBits, kEmpty);
+        shift_ = 32 - kSmallTableBits;
+    }
     static constexpr int kMaxMoves = 64;
     // Multiplicative hashing: the top bits of a 32-bit product, which depend on every bit of
     // the key (the low bits ignore the sign bit, so x and -x, like the two clip levels, would
