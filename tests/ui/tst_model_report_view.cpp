@@ -111,9 +111,9 @@ class TstModelReportView : public QObject {
         explorer_->setOp(QuantOp::QuantizeAndDequantizeV2);
         explorer_->setNumBits(8);
         auto* service = new ModelReportService(explorer_);
+        service->setExplorerModel(explorer_);  // the op settings to report under
         view_ = new ModelReportView(service);
         view_->resize(1400, 800);
-        view_->setExplorerModel(explorer_);
         QSignalSpy ready(view_->service(), &ModelReportService::reportReady);
         view_->setModel(std::move(model));
         QVERIFY(ready.wait(10000));

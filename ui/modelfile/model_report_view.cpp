@@ -201,7 +201,6 @@ void ModelReportView::setModel(std::shared_ptr<const qs::modelfile::ModelFile> m
     service_->setModel(std::move(model));
 }
 
-void ModelReportView::setExplorerModel(ExplorerModel* model) { service_->setExplorerModel(model); }
 
 void ModelReportView::showReport(ModelReportPtr report) {
     shown_ = std::move(report);

@@ -9,7 +9,6 @@
 // computes off the UI thread and follows the ExplorerModel's op settings.
 //
 //   auto* view = new ModelReportView(controller->reportService());
-//   view->setExplorerModel(explorerModel);  // the op settings to report under
 //   view->setModel(modelFile);               // starts the report
 //   connect(view, &ModelReportView::tensorActivated, ...);
 #pragma once
@@ -28,7 +27,6 @@ class QTreeWidgetItem;
 
 namespace qs::ui {
 
-class ExplorerModel;
 class JobStatus;
 class SqnrBarChart;
 
@@ -48,7 +46,6 @@ public:
     ~ModelReportView() override;
 
     void setModel(std::shared_ptr<const qs::modelfile::ModelFile> model);
-    void setExplorerModel(ExplorerModel* model);
 
     ModelReportService* service() const { return service_; }
     SqnrBarChart* chart() const { return chart_; }
