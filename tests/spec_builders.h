@@ -1,5 +1,5 @@
 // Specs that several tests build: a signed QDQ rounding half to even and a QuantizeV2 of one
-// mode, each with the range [-1, 1] (used when the range is given). Header-only.
+// mode, each with the range [-1, 1] unless given (used when the range is given). Header-only.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,8 @@
 
 namespace qs::testing {
 
-inline QuantSpec qdqSpec(QuantOp op, int bits, bool rangeGiven, int64_t axis = -1) {
+inline QuantSpec qdqSpec(QuantOp op, int bits, bool rangeGiven, int64_t axis = -1, float lo = -1.0f,
+                         float hi = 1.0f) {
     QuantSpec s;
     s.op = op;
     s.round_mode = RoundMode::HalfToEven;
@@ -16,8 +17,8 @@ inline QuantSpec qdqSpec(QuantOp op, int bits, bool rangeGiven, int64_t axis = -
     s.num_bits = bits;
     s.range_given = rangeGiven;
     s.axis = axis;
-    s.min_range = -1.0f;
-    s.max_range = 1.0f;
+    s.min_range = lo;
+    s.max_range = hi;
     return s;
 }
 

@@ -13,6 +13,7 @@
 #include "core/analysis/comparison.h"
 #include "core/analysis/framework_compare.h"
 #include "core/data/generators.h"
+#include "tests/spec_builders.h"
 
 using namespace qs;
 using namespace qs::analysis;
@@ -20,15 +21,7 @@ using namespace qs::analysis;
 namespace {
 
 QuantSpec qdqSigned(int bits = 8) {
-    QuantSpec s;
-    s.op = QuantOp::QuantizeAndDequantizeV2;
-    s.round_mode = RoundMode::HalfToEven;
-    s.signed_input = true;
-    s.num_bits = bits;
-    s.range_given = true;
-    s.min_range = -3;
-    s.max_range = 3;
-    return s;
+    return testing::qdqSpec(QuantOp::QuantizeAndDequantizeV2, bits, true, -1, -3, 3);
 }
 
 // Records every fraction; returns false from call number `stopAt` on (0: never).

@@ -12,6 +12,7 @@
 #include "core/analysis/clip_sweep.h"
 #include "core/analysis/sweep_util.h"
 #include "core/data/generators.h"
+#include "tests/spec_builders.h"
 
 using namespace qs;
 using namespace qs::analysis;
@@ -21,14 +22,7 @@ namespace {
 constexpr int64_t kSamples = 1'000'000;
 
 QuantSpec qdqSigned(float lo = -1, float hi = 1) {
-    QuantSpec s;
-    s.op = QuantOp::QuantizeAndDequantizeV2;
-    s.round_mode = RoundMode::HalfToEven;
-    s.signed_input = true;
-    s.range_given = true;
-    s.min_range = lo;
-    s.max_range = hi;
-    return s;
+    return testing::qdqSpec(QuantOp::QuantizeAndDequantizeV2, 8, true, -1, lo, hi);
 }
 
 QuantSpec tpuSpec(float lo = -1, float hi = 1) {

@@ -56,6 +56,14 @@ std::vector<float> specialsFor(double lower, double upper) {
             std::nextafter(hi, -kInf), std::nextafter(hi, kInf), 1e30f, -1e30f, 0.5f * (lo + hi)};
 }
 
+// The specials without the infinities: where the order of sums is under test (an infinity
+// makes every sum inf whatever the order).
+std::vector<float> finiteSpecialsFor(double lower, double upper) {
+    std::vector<float> specials = specialsFor(lower, upper);
+    std::erase_if(specials, [](float v) { return std::isinf(v); });
+    return specials;
+}
+
 uint64_t bits(double v) { return std::bit_cast<uint64_t>(v); }
 uint32_t bits(float v) { return std::bit_cast<uint32_t>(v); }
 
@@ -195,10 +203,7 @@ private slots:
     // the reference (scalar code, same order): every matrix and statistic bit for bit.
     void featureEqualsReference() {
         const tpu::QuantizationConfig q{256, -0.2, 0.2};
-        // No infinities here: they would make every sum inf whatever the order, and the
-        // order of the sums is what this test is about.
-        std::vector<float> specials = specialsFor(q.lower, q.upper);
-        std::erase_if(specials, [](float v) { return std::isinf(v); });
+        const std::vector<float> specials = finiteSpecialsFor(q.lower, q.upper);
         const auto table = randomTable(5000, 48, 77, 0.1, specials, 0.01);
         IdBatchSpec spec;
         spec.batch_size = 300;
@@ -272,8 +277,7 @@ private slots:
     // share, max |error| and levels are equal and the sums agree to 1e-12 (relative).
     void gatheredRowsAsEveryPair() {
         const tpu::QuantizationConfig q{256, -0.2, 0.2};
-        std::vector<float> specials = specialsFor(q.lower, q.upper);
-        std::erase_if(specials, [](float v) { return std::isinf(v); });
+        const std::vector<float> specials = finiteSpecialsFor(q.lower, q.upper);
         const auto table = randomTable(3000, 40, 5, 0.12, specials, 0.01);
         IdBatchSpec spec;
         spec.distribution = IdDistribution::Zipf;  // hot ids: rows repeated many times
@@ -323,8 +327,7 @@ private slots:
     void streamedTableEqualsInMemory() {
         QTemporaryDir dir;
         const tpu::QuantizationConfig q{256, -0.2, 0.2};
-        std::vector<float> specials = specialsFor(q.lower, q.upper);
-        std::erase_if(specials, [](float v) { return std::isinf(v); });
+        const std::vector<float> specials = finiteSpecialsFor(q.lower, q.upper);
         const auto table = randomTable(9000, 100, 5, 0.09, specials, 0.001);
         const std::string path = dir.filePath("table.npy").toStdString();
         QVERIFY(data::writeNpy(path, table.values, {table.rows, table.cols}).ok());

@@ -14,33 +14,16 @@
 #include "core/modelfile/model_file.h"
 #include "core/modelfile/readers.h"
 #include "core/modelfile/tensor_values.h"
+#include "tests/modelfile/model_test_util.h"
 
 using namespace qs::modelfile;
+using namespace qs::modelfile::testing;
 
 namespace {
 
 const std::string kDir = QS_MODELS_DIR;
 const std::string kKeypoint = kDir + "/hdf5/keypoint_classifier.hdf5";
 
-std::string readAll(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-ModelPtr openOrFail(const std::string& path) {
-    auto model = openModel(path);
-    if (!model) qFatal("%s", model.error().message.c_str());
-    return *model;
-}
-
-std::vector<float> floatsOf(const ModelFile& model, const std::string& name) {
-    const int64_t index = model.find(name);
-    if (index < 0) return {};
-    auto tensor = model.load(static_cast<size_t>(index));
-    if (!tensor) return {};
-    auto values = toFloat32(*tensor);
-    return values ? *values : std::vector<float>{};
-}
 
 // Every tensor's stored bytes, by name (empty for those that do not load).
 std::map<std::string, std::string> contents(const ModelFile& model) {
@@ -86,7 +69,7 @@ class TestModelHdf5 : public QObject {
 
 private slots:
     void listsEveryDatasetByItsPath() {
-        const ModelPtr model = openOrFail(kKeypoint);
+        const ModelPtr model = mustOpen(kKeypoint);
         QCOMPARE(std::string(model->format()), std::string("hdf5"));
         std::map<std::string, qs::Shape> shapes;
         for (const auto& t : model->tensors()) {
@@ -103,7 +86,7 @@ private slots:
     }
 
     void loadsTheValuesH5dumpPrints() {
-        const ModelPtr model = openOrFail(kKeypoint);
+        const ModelPtr model = mustOpen(kKeypoint);
         const auto bias = floatsOf(*model, "model_weights/dense_2/dense_2/bias:0");
         QCOMPARE(bias.size(), size_t{3});
         QCOMPARE(bias[0], -0.28261745f);
@@ -117,7 +100,7 @@ private slots:
     }
 
     void contiguousDataIsAViewIntoTheFile() {
-        const std::string file = readAll(kKeypoint);
+        const std::string file = fileBytes(kKeypoint);
         auto model = openHdf5("k.hdf5", copyBytes(file));
         QVERIFY(model);
         auto tensor = (*model)->load(size_t((*model)->find("model_weights/dense/dense/kernel:0")));
@@ -132,10 +115,10 @@ private slots:
     // edge chunks; a fixed array (partial edges too) and a single-chunk index; a 1 KiB user
     // block before the superblock (addresses count from the superblock).
     void everyLayoutGivesTheSameTensors() {
-        const auto original = contents(*openOrFail(kKeypoint));
+        const auto original = contents(*mustOpen(kKeypoint));
         for (const char* name : {"keypoint_classifier_latest.h5", "keypoint_classifier_chunked.h5",
                                  "keypoint_classifier_latest_chunked.h5", "keypoint_classifier_userblock.h5"}) {
-            const auto rewritten = contents(*openOrFail(kDir + "/hdf5/" + name));
+            const auto rewritten = contents(*mustOpen(kDir + "/hdf5/" + name));
             QVERIFY2(rewritten == original, name);
         }
     }
@@ -143,7 +126,7 @@ private slots:
     // h5import wrote integers and big-endian numbers (values in SOURCES.md); loads give
     // them little-endian, as TensorData promises.
     void integersAndBigEndianNumbers() {
-        const ModelPtr model = openOrFail(kDir + "/hdf5/h5import_types.h5");
+        const ModelPtr model = mustOpen(kDir + "/hdf5/h5import_types.h5");
         const auto& tensors = model->tensors();
         QCOMPARE(tensors.size(), size_t{5});
         const auto info = [&](const std::string& name) { return tensors.at(size_t(model->find(name))); };
@@ -181,7 +164,7 @@ private slots:
         QFETCH(QString, tensor);
         QFETCH(QString, reason);
         const std::string path = kDir + "/hdf5/" + file.toStdString();
-        const ModelPtr model = openOrFail(path);
+        const ModelPtr model = mustOpen(path);
         QCOMPARE(model->tensors().size(), size_t{6});
         const int64_t index = model->find(tensor.toStdString());
         QVERIFY(index >= 0);
@@ -196,9 +179,9 @@ private slots:
     // 120 groups in its root (a two-level name index, an indirect heap block) and the
     // keypoint weights copied into the first and the last of them.
     void denseGroupsReadTheirLinks() {
-        const auto original = contents(*openOrFail(kKeypoint));
-        QVERIFY(contents(*openOrFail(kDir + "/hdf5/keypoint_classifier_dense_links.h5")) == original);
-        const auto many = contents(*openOrFail(kDir + "/hdf5/dense_groups.h5"));
+        const auto original = contents(*mustOpen(kKeypoint));
+        QVERIFY(contents(*mustOpen(kDir + "/hdf5/keypoint_classifier_dense_links.h5")) == original);
+        const auto many = contents(*mustOpen(kDir + "/hdf5/dense_groups.h5"));
         QCOMPARE(many.size(), size_t{8});
         for (const auto& [name, bytes] : original) {
             QVERIFY(!bytes.empty());
@@ -208,9 +191,9 @@ private slots:
     }
 
     void kerasZipsReadAsTheirWeightsFile() {
-        const auto original = contents(*openOrFail(kKeypoint));
+        const auto original = contents(*mustOpen(kKeypoint));
         for (const char* name : {"keypoint_classifier_stored.keras", "keypoint_classifier_deflated.keras"}) {
-            const ModelPtr model = openOrFail(kDir + "/keras/" + name);
+            const ModelPtr model = mustOpen(kDir + "/keras/" + name);
             QCOMPARE(std::string(model->format()), std::string("keras"));
             QVERIFY2(contents(*model) == original, name);
         }
@@ -218,7 +201,7 @@ private slots:
 
     // A stored model.weights.h5 is read where it lies in the archive, as a plain .h5 is.
     void storedKerasWeightsAreViewsIntoTheArchive() {
-        const SharedBytes archive = copyBytes(readAll(kDir + "/keras/keypoint_classifier_stored.keras"));
+        const SharedBytes archive = copyBytes(fileBytes(kDir + "/keras/keypoint_classifier_stored.keras"));
         auto model = openKeras("k.keras", archive);
         QVERIFY(model);
         auto kernel = (*model)->load(size_t((*model)->find("model_weights/dense/dense/kernel:0")));
@@ -230,11 +213,11 @@ private slots:
     void kerasRefusals_data() {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("message");
-        const QByteArray bomb = QByteArray::fromStdString(readAll(kDir + "/keras/declared_size_bomb.keras"));
+        const QByteArray bomb = QByteArray::fromStdString(fileBytes(kDir + "/keras/declared_size_bomb.keras"));
         QTest::newRow("declared size bomb")
             << bomb << "bomb.keras: member 'model.weights.h5': declares 3221225472 bytes from 5897 compressed, more than deflate can produce";
         QTest::newRow("not a zip") << QByteArray("hello") << "bomb.keras: not a zip archive (5 bytes)";
-        QByteArray hdf5 = QByteArray::fromStdString(readAll(kKeypoint));
+        QByteArray hdf5 = QByteArray::fromStdString(fileBytes(kKeypoint));
         QTest::newRow("plain hdf5") << hdf5 << "bomb.keras: not a zip archive (Not a zip archive)";
     }
     void kerasRefusals() {
@@ -247,7 +230,7 @@ private slots:
 
     void kerasWithoutWeightsNamesItsMembers() {
         // A .keras whose member is misnamed: a zip of one stored member "weights.h5".
-        std::string zip = readAll(kDir + "/keras/keypoint_classifier_stored.keras");
+        std::string zip = fileBytes(kDir + "/keras/keypoint_classifier_stored.keras");
         for (size_t at = zip.find("model.weights.h5"); at != std::string::npos; at = zip.find("model.weights.h5", at))
             zip.replace(at, 6, "MODEL.");
         auto model = openKeras("x.keras", copyBytes(zip));
@@ -261,7 +244,7 @@ private slots:
     void hostileBytesNeverCrash() {
         for (const char* name : {"keypoint_classifier.hdf5", "keypoint_classifier_latest.h5", "keypoint_classifier_chunked.h5",
                                  "keypoint_classifier_dense_links.h5"}) {
-            const std::string file = readAll(kDir + "/hdf5/" + name);
+            const std::string file = fileBytes(kDir + "/hdf5/" + name);
             for (size_t length = 0; length < file.size(); length += 5)
                 openAndLoadNamingTheFile(file.substr(0, length), "truncated");
             for (size_t at = 0; at < file.size(); at += 3) {
@@ -275,7 +258,7 @@ private slots:
     }
 
     void truncationsAreExplained() {
-        const std::string file = readAll(kKeypoint);
+        const std::string file = fileBytes(kKeypoint);
         auto model = openHdf5("short.h5", copyBytes(file.substr(0, 100)));
         QVERIFY(!model);
         QCOMPARE(model.error().message, std::string("short.h5: the object header at byte 96 ends early"));
@@ -303,7 +286,7 @@ private slots:
     // root group. The loop is cut where it closes (the root is not entered twice) and the
     // other members still list.
     void groupCyclesAreCut() {
-        const std::string file = readAll(kKeypoint);
+        const std::string file = fileBytes(kKeypoint);
         const std::vector<size_t> fields = symbolEntryAddressFields(file);
         QVERIFY(fields.size() >= 10);
         const std::string root = file.substr(0x40, 8);  // the root's object header address in the superblock

@@ -13,30 +13,15 @@
 
 #include "core/modelfile/readers.h"
 #include "core/modelfile/tensor_values.h"
+#include "tests/modelfile/model_test_util.h"
 
 using namespace qs::modelfile;
+using namespace qs::modelfile::testing;
 
 namespace {
 
 const std::string kDir = QS_MODELS_DIR "/npz/";
 
-qs::modelfile::ModelPtr openOrFail(const std::string& path) {
-    auto model = openModel(path);
-    if (!model) qWarning("%s", model.error().message.c_str());
-    return model ? *model : nullptr;
-}
-
-std::vector<float> floatsOf(const ModelFile& model, const std::string& name) {
-    const int64_t index = model.find(name);
-    if (index < 0) return {};
-    auto tensor = model.load(static_cast<size_t>(index));
-    if (!tensor) {
-        qWarning("%s", tensor.error().message.c_str());
-        return {};
-    }
-    auto values = toFloat32(*tensor);
-    return values ? *values : std::vector<float>{};
-}
 
 template <typename T>
 std::vector<T> storedAs(const ModelFile& model, const std::string& name) {
@@ -75,7 +60,7 @@ class TstModelNpz : public QObject {
 
 private slots:
     void scipyReferenceArrays() {
-        const auto model = openOrFail(kDir + "fftw_double_ref.npz");
+        const auto model = mustOpen(kDir + "fftw_double_ref.npz");
         QVERIFY(model);
         QCOMPARE(model->format(), std::string_view("npz"));
         QCOMPARE(model->tensors().size(), size_t{113});
@@ -107,7 +92,7 @@ private slots:
     }
 
     void storedMembersAreViewsOfTheMappedArchive() {
-        const auto model = openOrFail(kDir + "mixed.npz");
+        const auto model = mustOpen(kDir + "mixed.npz");
         QVERIFY(model);
         auto weights = model->load(static_cast<size_t>(model->find("weights")));   // stored
         auto kernel = model->load(static_cast<size_t>(model->find("scalar")));        // stored
@@ -118,7 +103,7 @@ private slots:
     }
 
     void mixedMembers() {
-        const auto model = openOrFail(kDir + "mixed.npz");
+        const auto model = mustOpen(kDir + "mixed.npz");
         QVERIFY(model);
         std::vector<std::string> names;
         for (const auto& t : model->tensors()) names.push_back(t.name);
@@ -152,7 +137,7 @@ private slots:
 
     void zipBombMemberIsStoppedAtItsDeclaredSize() {
         const std::string path = kDir + "bomb.npz";
-        const auto model = openOrFail(path);
+        const auto model = mustOpen(path);
         QVERIFY(model);
         // 'liar' declares 6 floats (header and zip entry agree) but inflates to 4 MiB.
         const size_t liar = static_cast<size_t>(model->find("liar"));

@@ -16,9 +16,11 @@
 #include "core/modelfile/onnx_reader.h"
 #include "core/modelfile/readers.h"
 #include "core/modelfile/tensor_values.h"
+#include "tests/modelfile/model_test_util.h"
 #include "tests/modelfile/onnx_builders.h"
 
 using namespace qs::modelfile;
+using namespace qs::modelfile::testing;
 using namespace qs::testing::onnx_build;
 
 namespace {
@@ -41,21 +43,8 @@ qs::Result<ModelPtr> openBytes(const std::string& bytes, Sidecars sidecars = noS
     return openOnnx("test.onnx", copyBytes(bytes), std::move(sidecars));
 }
 
-ModelPtr mustOpen(const std::string& bytes) {
-    auto m = openBytes(bytes);
-    if (!m) qFatal("open failed: %s", m.error().message.c_str());
-    return *m;
-}
-
-std::vector<float> floatsOf(const ModelFile& m, const std::string& name) {
-    const int64_t i = m.find(name);
-    if (i < 0) qFatal("no tensor %s", name.c_str());
-    auto data = m.load(static_cast<size_t>(i));
-    if (!data) qFatal("load failed: %s", data.error().message.c_str());
-    auto values = toFloat32(*data);
-    if (!values) qFatal("toFloat32 failed: %s", values.error().message.c_str());
-    return *values;
-}
+// An in-memory ONNX model the test needs.
+ModelPtr mustOpenBytes(const std::string& bytes) { return mustOpen(openBytes(bytes)); }
 
 std::vector<uint8_t> bytesOfTensor(const ModelFile& m, size_t index) {
     auto data = m.load(index);
@@ -293,7 +282,7 @@ void TstModelOnnx::dequantizeLinearNodeTests() {
     for (const char* pb : {"input_0.pb", "input_1.pb", "input_2.pb"})
         QVERIFY(m.mutable_graph()->add_initializer()->ParseFromString(readFile(data + pb)));
     *m.mutable_graph()->add_node() = node;
-    const auto opened = mustOpen(bytesOf(m));
+    const auto opened = mustOpenBytes(bytesOf(m));
     const size_t xi = static_cast<size_t>(opened->find("x"));
     QCOMPARE(opened->tensors()[xi].quantization, std::optional<StoredQuantization>(q));
     const auto linked = floatsOf(*opened, "x");
@@ -371,7 +360,7 @@ void TstModelOnnx::typedFields() {
     u32->add_uint64_data(4000000000u);
     onnx::TensorProto* u64 = add("u64", onnx::TensorProto::UINT64, {1});
     u64->add_uint64_data(uint64_t{1} << 63);
-    const auto opened = mustOpen(bytesOf(m));
+    const auto opened = mustOpenBytes(bytesOf(m));
     QCOMPARE(floatsOf(*opened, "f"), (std::vector<float>{1.5f, -2.0f, 3.25f, 0.0f}));
     QCOMPARE(floatsOf(*opened, "i8"), (std::vector<float>{-128, 0, 127}));
     QCOMPARE(floatsOf(*opened, "u8"), (std::vector<float>{0, 255}));
@@ -397,7 +386,7 @@ void TstModelOnnx::constantAttributes() {
     for (int64_t v : {4, 5}) ints->add_ints(v);
     addAttribute(*addNode(g, "Constant", "cs", {}, {"text"}), "value_string", onnx::AttributeProto::STRING)->set_s("hello");
     addConstant(g, "t_out", floatTensor("inner_name", {2}, {7.0f, 8.0f}), "ct");
-    const auto opened = mustOpen(bytesOf(m));
+    const auto opened = mustOpenBytes(bytesOf(m));
     QCOMPARE(opened->tensors().size(), size_t{6});
     QCOMPARE(floatsOf(*opened, "one_float"), std::vector<float>{2.5f});
     QCOMPARE(opened->tensors()[0].shape, qs::Shape{});
@@ -430,7 +419,7 @@ void TstModelOnnx::subgraphTensorsAreFound() {
     onnx::NodeProto* custom = addNode(g, "Custom", "", {}, {});
     auto* many = addAttribute(*custom, "branches", onnx::AttributeProto::GRAPHS);
     for (const char* name : {"g0", "g1"}) *many->add_graphs()->add_initializer() = floatTensor(name, {1}, {5});
-    const auto opened = mustOpen(bytesOf(m));
+    const auto opened = mustOpenBytes(bytesOf(m));
     QStringList got;
     for (const auto& t : opened->tensors()) got << QString::fromStdString(t.name + " @ " + t.origin);
     QCOMPARE(got, (QStringList{"top @ initializer", "then_w @ If 'if1' then_branch \u203a initializer",
@@ -445,7 +434,7 @@ void TstModelOnnx::subgraphTensorsAreFound() {
     for (int level = 0; level < 20; ++level)
         g2 = addSubgraph(*addNode(*g2, "If", std::string(1000, 'n'), {"c"}, {"y"}), "then_branch");
     *g2->add_initializer() = floatTensor("deep", {1}, {1});
-    const auto deep = mustOpen(bytesOf(longNames));
+    const auto deep = mustOpenBytes(bytesOf(longNames));
     const std::string& origin = deep->tensors()[0].origin;
     QVERIFY2(origin.size() < 300, origin.c_str());
     QVERIFY(origin.rfind("\u2026 ", 0) == 0);
@@ -468,7 +457,7 @@ void TstModelOnnx::storedQuantizationFromDequantizeLinear() {
     *g.add_initializer() = rawTensor<uint8_t>("u", onnx::TensorProto::UINT8, {2}, {1, 2});
     *g.add_initializer() = floatTensor("u_scale", {}, {1.0f});
     addNode(g, "DequantizeLinear", "dq_u", {"u", "u_scale", "runtime_zero"}, {"u_deq"});
-    const auto opened = mustOpen(bytesOf(m));
+    const auto opened = mustOpenBytes(bytesOf(m));
     const auto& w = opened->tensors()[static_cast<size_t>(opened->find("w"))];
     QCOMPARE(w.quantization, (std::optional<StoredQuantization>(StoredQuantization{{0.5f, 0.25f}, {0, 1}, 0})));
     QCOMPARE(floatsOf(*opened, "w"), (std::vector<float>{-0.5f, 1.0f, 0.5f, -1.25f}));
@@ -494,7 +483,7 @@ void TstModelOnnx::channelAxesFromUse() {
     addInt(*addNode(g, "Gemm", "", {"x", "gemm_bt"}, {"e"}), "transB", 1);
     addNode(g, "DequantizeLinear", "", {"q", "q_scale"}, {"q_deq"});
     addNode(g, "Conv", "", {"x", "q_deq"}, {"f"});  // a quantized weight behind its DequantizeLinear
-    const auto opened = mustOpen(bytesOf(m));
+    const auto opened = mustOpenBytes(bytesOf(m));
     const auto axis = [&](const char* name) { return opened->tensors()[static_cast<size_t>(opened->find(name))].channel_axis; };
     QCOMPARE(axis("conv_w"), std::optional<int>(0));
     QCOMPARE(axis("convt_w"), std::optional<int>(1));
@@ -702,7 +691,7 @@ void TstModelOnnx::everyTruncationFailsCleanly() {
             if (auto t = (*r)->load(i); !t) QVERIFY2(t.error().message.rfind("test.onnx: ", 0) == 0, t.error().message.c_str());
     }
     QVERIFY(opened >= 1);  // the whole file at least
-    QCOMPARE(mustOpen(bytes)->tensors().size(), size_t{4});
+    QCOMPARE(mustOpenBytes(bytes)->tensors().size(), size_t{4});
 }
 
 void TstModelOnnx::tensorProtoFiles() {

@@ -98,8 +98,7 @@ std::vector<float> channelData() {
 
 void ExplorerWindowTest::initTestCase() {
     previousHandler = qInstallMessageHandler(messageFilter);
-    QVERIFY(settingsDir_.isValid());
-    isolateUserFiles(settingsDir_.path());
+    QVERIFY(isolateUserFiles(settingsDir_));
     QLocale::setDefault(QLocale::c());
     // The autosave lives under the test-mode data location, never the user's.
     QVERIFY(MainWindow::lastSessionPath().contains(QLatin1String(".qttest")));

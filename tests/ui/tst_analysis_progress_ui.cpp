@@ -18,7 +18,7 @@
 #include "session/explorer/data_service.h"
 #include "session/explorer/explorer_model.h"
 #include "session/explorer/framework_service.h"
-#include "tests/ui/isolated_user_files.h"
+#include "tests/ui/explorer_window_slot.h"
 #include "ui/analysis/analysis_tabs.h"
 #include "ui/analysis/bit_sweep_view.h"
 #include "ui/analysis/clip_sweep_view.h"
@@ -42,7 +42,7 @@ qs::QuantSpec signedQdq(int bits) {
 
 }  // namespace
 
-class TstAnalysisProgressUi : public QObject {
+class TstAnalysisProgressUi : public ExplorerWindowSlot {
     Q_OBJECT
 
 private slots:
@@ -58,7 +58,6 @@ private slots:
     void frameworksProgressAndCancel();
 
 private:
-    bool settle();
     AnalysisTabs* tabs() const { return w_->analysisTabs(); }
     JobStatus* clipStatus() const { return tabs()->clipSweepView()->status(); }
     // Runs `action` from the progress report that first takes the clipping sweep's bar past
@@ -68,40 +67,16 @@ private:
     bool waitForClipResult();
     // With QS_ANALYSIS_SCREENSHOTS set, saves the window there.
     void screenshot(const QString& name);
-
-    QTemporaryDir settingsDir_;
-    std::unique_ptr<ExplorerModel> model_;
-    std::unique_ptr<MainWindow> w_;
 };
 
-void TstAnalysisProgressUi::initTestCase() {
-    QVERIFY(settingsDir_.isValid());
-    isolateUserFiles(settingsDir_.path());
-    QLocale::setDefault(QLocale::c());
-}
+void TstAnalysisProgressUi::initTestCase() { QVERIFY(isolate()); }
 
 void TstAnalysisProgressUi::init() {
-    model_ = std::make_unique<ExplorerModel>();
-    DataSource source;
-    source.generator = kLarge;
-    model_->reset(signedQdq(4), source, ViewState{});
-    w_ = std::make_unique<MainWindow>(model_.get());
-    w_->resize(1600, 1000);
-    w_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+    QVERIFY(openWindow(signedQdq(4), kLarge));
     QVERIFY(settle());
 }
 
-void TstAnalysisProgressUi::cleanup() {
-    w_.reset();
-    model_.reset();
-    QFile::remove(MainWindow::lastSessionPath());
-}
-
-bool TstAnalysisProgressUi::settle() {
-    return QTest::qWaitFor([this] { return !w_->computeService()->busy() && !w_->dataService()->loading(); },
-                           20000);
-}
+void TstAnalysisProgressUi::cleanup() { closeWindow(); }
 
 bool TstAnalysisProgressUi::atClipProgress(int permille, const std::function<void()>& action, bool show) {
     bool done = false;

@@ -53,8 +53,7 @@ class TstAnalysisState : public QObject {
 private slots:
     void initTestCase() {
         // The window reads and autosaves settings: keep them out of the user's.
-        QVERIFY(settingsDir_.isValid());
-        isolateUserFiles(settingsDir_.path());
+        QVERIFY(isolateUserFiles(settingsDir_));
     }
 
     void comparedConfigurationsUndo() {

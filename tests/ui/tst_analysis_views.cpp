@@ -28,7 +28,7 @@
 #include "core/analysis/histogram.h"
 #include "session/explorer/data_service.h"
 #include "session/explorer/explorer_model.h"
-#include "tests/ui/isolated_user_files.h"
+#include "tests/ui/explorer_window_slot.h"
 #include "ui/analysis/analysis_tabs.h"
 #include "ui/analysis/bit_sweep_view.h"
 #include "ui/analysis/calibration_panel.h"
@@ -59,7 +59,7 @@ qs::QuantSpec signedQdq(int bits, float lo, float hi) {
 
 }  // namespace
 
-class TstAnalysisViews : public QObject {
+class TstAnalysisViews : public ExplorerWindowSlot {
     Q_OBJECT
 
 private slots:
@@ -78,48 +78,22 @@ private slots:
 
 private:
     void makeWindow(const QString& generator, const qs::QuantSpec& spec);
-    bool settle();
     bool showTab(int tab, AnalysisKind kind);  // shows it and waits for its result
     std::span<const float> data() const { return w_->dataService()->dataset()->values; }
     void screenshot(const QString& name);
-
-    QTemporaryDir settingsDir_;
-    std::unique_ptr<ExplorerModel> model_;
-    std::unique_ptr<MainWindow> w_;
 };
 
-void TstAnalysisViews::initTestCase() {
-    QVERIFY(settingsDir_.isValid());
-    isolateUserFiles(settingsDir_.path());
-    QLocale::setDefault(QLocale::c());
-}
+void TstAnalysisViews::initTestCase() { QVERIFY(isolate()); }
 
 void TstAnalysisViews::makeWindow(const QString& generator, const qs::QuantSpec& spec) {
-    w_.reset();
-    model_ = std::make_unique<ExplorerModel>();
-    DataSource source;
-    source.generator = generator;
-    model_->reset(spec, source, ViewState{});
-    w_ = std::make_unique<MainWindow>(model_.get());
-    w_->resize(1600, 1000);
-    w_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+    QVERIFY(openWindow(spec, generator));
     QVERIFY(settle());
     QVERIFY(w_->lastResult());
 }
 
 void TstAnalysisViews::init() { makeWindow(kUniform, signedQdq(8, -1.0f, 1.0f)); }
 
-void TstAnalysisViews::cleanup() {
-    w_.reset();
-    model_.reset();
-    QFile::remove(MainWindow::lastSessionPath());
-}
-
-bool TstAnalysisViews::settle() {
-    return QTest::qWaitFor([this] { return !w_->computeService()->busy() && !w_->dataService()->loading(); },
-                           20000);
-}
+void TstAnalysisViews::cleanup() { closeWindow(); }
 
 bool TstAnalysisViews::showTab(int tab, AnalysisKind kind) {
     AnalysisTabs* a = w_->analysisTabs();

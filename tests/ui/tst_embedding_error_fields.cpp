@@ -15,6 +15,7 @@
 #include "session/workbench/embedding_document.h"
 #include "session/workbench/embedding_model.h"
 #include "session/workbench/embedding_validation.h"
+#include "tests/ui/show_exposed.h"
 #include "ui/embedding/config_editor.h"
 
 using namespace qs::ui;
@@ -162,8 +163,7 @@ private slots:
         QFETCH(QString, frames);
         EmbeddingModel model;
         ConfigEditor editor(&model);
-        editor.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        QVERIFY(showExposed(&editor));
         if (control.startsWith(QLatin1String("estimator")))  // else its TF1 spec would fail as well
             editor.findChild<QCheckBox*>(QStringLiteral("estimatorEnabled"))->setChecked(true);
         editor.findChild<QCheckBox*>(QStringLiteral("quantizationEnabled"))->setChecked(true);
@@ -193,8 +193,7 @@ private slots:
 
         EmbeddingModel model;
         ConfigEditor editor(&model);
-        editor.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        QVERIFY(showExposed(&editor));
         retype(editor.findChild<QLineEdit*>(QStringLiteral("tableDim")), QStringLiteral("0"));
         retype(editor.findChild<QLineEdit*>(QStringLiteral("tableVocabularySize")), QStringLiteral("-1"));
         QCOMPARE(shownErrorLabels(editor),

@@ -27,7 +27,7 @@
 #include "session/explorer/data_service.h"
 #include "session/explorer/explorer_model.h"
 #include "session/modelfile/model_file_controller.h"
-#include "tests/ui/isolated_user_files.h"
+#include "tests/ui/explorer_window_slot.h"
 #include "ui/lessons/lesson_controller.h"
 #include "ui/lessons/lesson_library.h"
 #include "ui/lessons/lesson_panel.h"
@@ -60,7 +60,7 @@ QByteArray readAll(const QString& path) {
 
 }  // namespace
 
-class TstLessonsUi : public QObject {
+class TstLessonsUi : public ExplorerWindowSlot {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -81,35 +81,22 @@ private slots:
 private:
     void waitForVerdict();
     LessonController* lessons() const { return w_->lessons(); }
-
-    QTemporaryDir settingsDir_;
-    std::unique_ptr<ExplorerModel> model_;
-    std::unique_ptr<MainWindow> w_;
 };
 
 void TstLessonsUi::initTestCase() {
-    QVERIFY(settingsDir_.isValid());
-    isolateUserFiles(settingsDir_.path());
+    QVERIFY(isolate());
     QVERIFY(userLessonDir().contains(QLatin1String(".qttest")));
     QDir(userLessonDir()).removeRecursively();
 }
 
 void TstLessonsUi::init() {
-    model_ = std::make_unique<ExplorerModel>();
-    DataSource small;
-    small.generator = QStringLiteral("normal:n=20000,seed=1");
-    model_->reset(model_->spec(), small, ViewState{});
-    w_ = std::make_unique<MainWindow>(model_.get());
-    QSignalSpy shown(w_.get(), &MainWindow::resultShown);
-    w_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
-    QVERIFY(shown.wait(30000));
+    // The explorer's own starting spec, on small data, at the window's own size.
+    QVERIFY(openWindow(ExplorerModel().spec(), QStringLiteral("normal:n=20000,seed=1"), QSize()));
+    QVERIFY(settle(30000));
+    QVERIFY(w_->lastResult());
 }
 
-void TstLessonsUi::cleanup() {
-    w_.reset();
-    model_.reset();
-}
+void TstLessonsUi::cleanup() { closeWindow(); }
 
 void TstLessonsUi::waitForVerdict() {
     LessonPanel* p = lessons()->panel();

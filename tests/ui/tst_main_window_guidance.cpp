@@ -18,6 +18,7 @@
 
 #include "session/explorer/explorer_model.h"
 #include "tests/ui/isolated_user_files.h"
+#include "tests/ui/show_exposed.h"
 #include "ui/help/help_dialog.h"
 #include "ui/help/welcome_page.h"
 #include "ui/lessons/lesson_controller.h"
@@ -29,8 +30,7 @@ class TstMainWindowGuidance : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        QVERIFY(settingsDir_.isValid());
-        isolateUserFiles(settingsDir_.path());
+        QVERIFY(isolateUserFiles(settingsDir_));
     }
     void init() {
         QSettings().clear();
@@ -179,9 +179,7 @@ private:
         model_->reset(model_->spec(), small, ViewState{});
         w_ = std::make_unique<MainWindow>(model_.get());
         const QStringList size = qEnvironmentVariable("QS_GUIDANCE_SIZE", QStringLiteral("1280x800")).split('x');
-        w_->resize(size.value(0).toInt(), size.value(1).toInt());
-        w_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        QVERIFY(showExposed(w_.get(), {size.value(0).toInt(), size.value(1).toInt()}));
     }
 
     QTemporaryDir settingsDir_;

@@ -4,6 +4,7 @@
 // shape from the Data panel to the per-channel view and through a session.
 #include "tests/ui/explorer_window_test.h"
 #include "tests/ui/line_edit_typing.h"
+#include "tests/ui/show_exposed.h"
 
 class TstMainWindowSessions : public ExplorerWindowTest {
     Q_OBJECT
@@ -224,8 +225,7 @@ void TstMainWindowSessions::recentFilesAndLastSession() {
 void TstMainWindowSessions::closingWithAFloatingDockAndPendingText() {
     auto* dock = w_->findChild<QDockWidget*>(QStringLiteral("dataDock"));
     dock->setFloating(true);
-    dock->show();
-    QVERIFY(QTest::qWaitForWindowExposed(dock));
+    QVERIFY(showExposed(dock));
     auto* count = child<QSpinBox>("countSpin");
     count->setFocus();
     count->selectAll();

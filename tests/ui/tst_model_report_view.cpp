@@ -22,6 +22,7 @@
 #include "core/modelfile/tensor_values.h"
 #include "session/explorer/explorer_model.h"
 #include "tests/modelfile/memory_model.h"
+#include "tests/ui/show_exposed.h"
 #include "ui/modelfile/model_report_view.h"
 #include "ui/modelfile/sqnr_bar_chart.h"
 
@@ -125,9 +126,7 @@ private slots:
     // not overlap), the home view shows the worst bars that fit, and zooming in names more.
     void barNamesNeverOverlap() {
         open(largeModel());
-        view_->resize(1400, 320);
-        view_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(view_));
+        QVERIFY(showExposed(view_, {1400, 320}));
         QCustomPlot* p = view_->chart()->plot();
         p->replot();
         const auto ticker = qSharedPointerCast<QCPAxisTickerText>(p->yAxis->ticker());
@@ -179,8 +178,7 @@ private slots:
 
     void clickingARowOrABarNamesTheTensor() {
         open(threeTensors());
-        view_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(view_));
+        QVERIFY(showExposed(view_));
         QSignalSpy activated(view_, &ModelReportView::tensorActivated);
         QTreeWidget* t = view_->table();
         QTreeWidgetItem* second = t->topLevelItem(1);
@@ -212,8 +210,7 @@ private slots:
         QVERIFY(!dense->isExpanded());
         view_->findChild<QCheckBox*>("modelReportChannels")->setChecked(true);
         QVERIFY(dense->isExpanded());
-        view_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(view_));
+        QVERIFY(showExposed(view_));
         QSignalSpy activated(view_, &ModelReportView::tensorActivated);
         QTreeWidget* t = view_->table();
         t->scrollToItem(dense->child(1));
@@ -232,8 +229,7 @@ private slots:
     void aClickCarriesTheRowsExactSpec() {
         auto model = weightAndBias();
         open(model);
-        view_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(view_));
+        QVERIFY(showExposed(view_));
         for (int64_t axis : {int64_t{-1}, int64_t{0}}) {
             if (axis >= 0) {
                 QSignalSpy ready(view_->service(), &ModelReportService::reportReady);
@@ -283,9 +279,7 @@ private slots:
     // The SQNR was the ninth column, past long names: never in view without scrolling.
     void keyColumnsAreInViewWithLongNames() {
         open(ordinaryAndNearGrid());
-        view_->resize(1280, 400);
-        view_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(view_));
+        QVERIFY(showExposed(view_, {1280, 400}));
         QTreeWidget* t = view_->table();
         for (int column : {ModelReportView::ColSqnr, ModelReportView::ColCalibrationSqnr}) {
             const int right = t->header()->sectionViewportPosition(column) + t->columnWidth(column);
@@ -301,9 +295,7 @@ private slots:
     // the bars the home view shows.
     void chartAxisSpansTheBarsShown() {
         open(ordinaryAndNearGrid());
-        view_->resize(1400, 500);
-        view_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(view_));
+        QVERIFY(showExposed(view_, {1400, 500}));
         SqnrBarChart* chart = view_->chart();
         chart->setResult(view_->report());  // home view for the size shown
         QCustomPlot* p = chart->plot();
@@ -331,9 +323,7 @@ private slots:
         auto r = qs::analysis::computeModelReport(*ordinaryAndNearGrid(), qs::defaultSpecFor(qs::QuantOp::QuantizeV2), quick);
         QVERIFY(r.ok());
         chart.setResult(std::make_shared<const qs::analysis::ModelReport>(std::move(r).value()));
-        chart.resize(400, 500);
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QVERIFY(showExposed(&chart, {400, 500}));
         QCustomPlot* p = chart.plot();
         p->replot();
         const auto names = qSharedPointerCast<QCPAxisTickerText>(p->yAxis->ticker());
@@ -352,9 +342,7 @@ private slots:
     // (the CLI's report PNG had none).
     void barNamesFollowTheHeightAndExports() {
         open(largeModel());
-        view_->resize(1400, 900);
-        view_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(view_));
+        QVERIFY(showExposed(view_, {1400, 900}));
         QCustomPlot* p = view_->chart()->plot();
         p->yAxis->setRange(-0.5, 39.5);
         p->replot();
@@ -461,9 +449,7 @@ private slots:
         QCOMPARE(view_->chart()->sqnrBars()->dataCount(), static_cast<int>(report->rows.size()));
         const QString dir = qEnvironmentVariable("QS_MODEL_REPORT_SCREENSHOT");
         if (!dir.isEmpty()) {
-            view_->resize(1600, 900);
-            view_->show();
-            QVERIFY(QTest::qWaitForWindowExposed(view_));
+            QVERIFY(showExposed(view_, {1600, 900}));
             view_->table()->setColumnWidth(ModelReportView::ColName, 330);
             QVERIFY(view_->grab().save(dir + "/screenshot-model-report.png"));
         }

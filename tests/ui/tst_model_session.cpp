@@ -10,6 +10,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <new>
+#include <optional>
 #include <stdexcept>
 
 #include "session/explorer/compute_service.h"
@@ -19,6 +20,22 @@
 #include "tests/file_size_limit.h"
 
 using namespace qs::ui;
+
+namespace {
+
+// `s` saved to `path` and read back; nothing (and the reason as a warning) when either fails.
+std::optional<Session> savedAndReadBack(const QString& path, const Session& s) {
+    QString error;
+    if (!saveSession(path, s, &error)) {
+        qWarning("saving %s: %s", qPrintable(path), qPrintable(error));
+        return std::nullopt;
+    }
+    std::optional<Session> back = loadSession(path, &error);
+    if (!back) qWarning("reading %s: %s", qPrintable(path), qPrintable(error));
+    return back;
+}
+
+}  // namespace
 
 // A well-formed version-1 session header followed by `fields` (JSON members).
 static QByteArray versionOneSession(const char* fields) {
@@ -124,10 +141,8 @@ private slots:
         s.view.dark = true;
         s.view.channel = 3;
         const QString path = dir.filePath(QStringLiteral("a.qscope"));
-        QString error;
-        QVERIFY2(saveSession(path, s, &error), qPrintable(error));
-        auto back = loadSession(path, &error);
-        QVERIFY2(back.has_value(), qPrintable(error));
+        const std::optional<Session> back = savedAndReadBack(path, s);
+        QVERIFY(back);
         QVERIFY(back->spec == s.spec);
         QCOMPARE(back->data.generator, s.data.generator);
         QCOMPARE(back->data.path, s.data.path);
@@ -143,10 +158,8 @@ private slots:
         QCOMPARE(data.value("tensor").toString(), s.data.tensor);
         QVERIFY(!data.contains("file"));
         const QString path = dir.filePath(QStringLiteral("m.qscope"));
-        QString error;
-        QVERIFY2(saveSession(path, s, &error), qPrintable(error));
-        auto back = loadSession(path, &error);
-        QVERIFY2(back.has_value(), qPrintable(error));
+        std::optional<Session> back = savedAndReadBack(path, s);
+        QVERIFY(back);
         QVERIFY(back->data == s.data);
         QVERIFY(back->data.isModelTensor());
         // A relative model path is the session file's folder's, as data files are.
@@ -156,6 +169,7 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(QJsonDocument(json).toJson());
         f.close();
+        QString error;
         back = loadSession(path, &error);
         QVERIFY2(back.has_value(), qPrintable(error));
         QCOMPARE(back->data.path, QDir(dir.path()).filePath(QStringLiteral("net.tflite")));

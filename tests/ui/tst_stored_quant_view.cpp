@@ -81,8 +81,7 @@ class TstStoredQuantView : public QObject {
 
 private slots:
     void initTestCase() {
-        QVERIFY(settingsDir_.isValid());
-        isolateUserFiles(settingsDir_.path());
+        QVERIFY(isolateUserFiles(settingsDir_));
     }
 
     // "Apply to explorer" in the window: the exact rule the dock found for the int8 table

@@ -28,7 +28,7 @@
 #include "session/explorer/explorer_model.h"
 #include "session/explorer/session.h"
 #include "tests/spec_builders.h"
-#include "tests/ui/isolated_user_files.h"
+#include "tests/ui/explorer_window_slot.h"
 #include "ui/analysis/analysis_tabs.h"
 #include "ui/analysis/bit_sweep_view.h"
 #include "ui/analysis/calibration_panel.h"
@@ -151,7 +151,7 @@ bool csvSame(const QString& field, double value) {
 
 }  // namespace
 
-class TstViewConsistency : public QObject {
+class TstViewConsistency : public ExplorerWindowSlot {
     Q_OBJECT
 
 private slots:
@@ -164,10 +164,9 @@ private slots:
     void tensorFromEachModelFormat();
 
 private:
-    void openWindow(const DataSource& source);
+    void openSource(const DataSource& source);
     void openData(const std::vector<float>& values);
     void openModelTensor(const QString& path, const QString& tensor);
-    bool settle();
     bool showAnalysis(QWidget* view, AnalysisKind kind);
     void checkCase(const Case& c, bool runCli);
     void checkExplorerViews(const Case& c, const qs::analysis::ExplorerResult& r);
@@ -178,32 +177,16 @@ private:
     void runMatrix(bool nanAndInf);
     void screenshot(const Case& c, bool nanAndInf);
 
-    QTemporaryDir settingsDir_, dir_;
-    std::unique_ptr<ExplorerModel> model_;
-    std::unique_ptr<MainWindow> w_;
+    QTemporaryDir dir_;
 };
 
-void TstViewConsistency::initTestCase() {
-    QVERIFY(settingsDir_.isValid() && dir_.isValid());
-    isolateUserFiles(settingsDir_.path());
-    QLocale::setDefault(QLocale::c());
-}
+void TstViewConsistency::initTestCase() { QVERIFY(isolate() && dir_.isValid()); }
 
-void TstViewConsistency::cleanup() {
-    w_.reset();
-    model_.reset();
-    QFile::remove(MainWindow::lastSessionPath());
-}
+void TstViewConsistency::cleanup() { closeWindow(); }
 
 // A window at 1280×800 on `source`, its data loaded and its first result computed.
-void TstViewConsistency::openWindow(const DataSource& source) {
-    w_.reset();
-    model_ = std::make_unique<ExplorerModel>();
-    model_->reset(quantizeV2(qs::QType::QInt8, -1, qs::RangeSource::Given), source, ViewState{});
-    w_ = std::make_unique<MainWindow>(model_.get());
-    w_->resize(1280, 800);
-    w_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+void TstViewConsistency::openSource(const DataSource& source) {
+    QVERIFY(openWindow(quantizeV2(qs::QType::QInt8, -1, qs::RangeSource::Given), source, {1280, 800}));
     QVERIFY(settle());
     QVERIFY2(w_->dataService()->dataset(), qPrintable(source.path + QStringLiteral(": ") + source.tensor));
 }
@@ -214,7 +197,7 @@ void TstViewConsistency::openData(const std::vector<float>& values) {
     QVERIFY(writeNpy(path, values));
     DataSource source;
     source.path = path;
-    openWindow(source);
+    openSource(source);
     if (QTest::currentTestFailed()) return;
     QCOMPARE(w_->dataService()->dataset()->shape, (qs::Shape{kRows, kChannels}));
 }
@@ -224,11 +207,7 @@ void TstViewConsistency::openModelTensor(const QString& path, const QString& ten
     DataSource source;
     source.path = path;
     source.tensor = tensor;
-    openWindow(source);
-}
-
-bool TstViewConsistency::settle() {
-    return QTest::qWaitFor([this] { return !w_->computeService()->busy() && !w_->dataService()->loading(); }, 20000);
+    openSource(source);
 }
 
 // Shows `view` (in whichever tab widgets hold it) and waits for its analysis of the current

@@ -22,6 +22,7 @@
 
 #include "core/analysis/explorer.h"
 #include "core/analysis/view_data.h"
+#include "tests/ui/show_exposed.h"
 #include "ui/plot/plot_frame.h"
 #include "ui/plot/range_handles.h"
 #include "ui/plot/theme.h"
@@ -250,9 +251,7 @@ void TstViews::zoomingIntoAWideTypeShowsItsSteps() {
 
 void TstViews::transferCsvIsThePlottedCurve() {
     TransferView view;
-    view.resize(900, 600);
-    view.show();  // laid out: the curve is drawn at the plot's width
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showExposed(&view, {900, 600}));  // laid out: the curve is drawn at the plot's width
     view.setResult(tensor_);
     QTemporaryDir dir;
     const QString path = dir.filePath("transfer.csv");
@@ -373,9 +372,7 @@ void TstViews::channelViewDrawsEachChannel() {
 // where the op puts it; back home it is bounded again.
 void TstViews::transferCurveIsDrawnAtThePlotsWidth() {
     TransferView view;
-    view.resize(900, 600);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showExposed(&view, {900, 600}));
     view.setResult(tensor_);
     const qs::TransferCurve& c = tensor_->curve;
     const int width = view.plot()->axisRect()->width();
@@ -424,9 +421,7 @@ void TstViews::manyChannelsAreDrawnAtThePlotsWidth() {
     s.range_source = qs::RangeSource::FromData;
     const ResultPtr result = compute(s, data, {2, kChannels});
     ChannelView view;
-    view.resize(900, 700);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showExposed(&view, {900, 700}));
     view.setResult(result);
     const auto& ch = result->channels;
     const int width = view.plot()->axisRect()->width();
@@ -524,9 +519,7 @@ void TstViews::thousandChannelsStayReadable() {
     s.range_source = qs::RangeSource::FromData;
     const ResultPtr result = compute(s, data, {4, kChannels});
     ChannelView view;
-    view.resize(900, 700);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showExposed(&view, {900, 700}));
     view.setResult(result);
     view.plot()->replot();
     view.plot()->replot();
@@ -567,9 +560,7 @@ void TstViews::channelViewTitleSaysWhoseRangeEachChannelUses() {
 // the axis rect (inside it, it covered the curve) and every title line fits the plot.
 void TstViews::transferLegendAndTitleStayOffTheCurve() {
     TransferView view;
-    view.resize(380, 560);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showExposed(&view, {380, 560}));
     view.setResult(tensor_);
     view.plot()->replot();
     view.plot()->replot();
@@ -632,9 +623,7 @@ void TstViews::statsPanelShowsTheRowsAndCsv() {
 
 void TstViews::legendClickHidesASeries() {
     TransferView view;
-    view.resize(1000, 650);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showExposed(&view, {1000, 650}));
     view.setResult(tensor_);
     QCPGraph* identity = view.plot()->findChild<QCPGraph*>("identityLine");
     QCPAbstractLegendItem* item = legendItemOf(view.plot(), identity);
@@ -652,9 +641,7 @@ void TstViews::legendClickHidesASeries() {
 
 void TstViews::resetViewRestoresRangesAndNewResultsRespectZoom() {
     HistogramView view;
-    view.resize(900, 600);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showExposed(&view, {900, 600}));
     view.setResult(tensor_);
     const QCPRange homeX = view.plot()->xAxis->range();
     const QCPRange homeY = view.plot()->yAxis->range();
@@ -694,9 +681,7 @@ void TstViews::resetViewRestoresRangesAndNewResultsRespectZoom() {
 // buffer, not two) but while the read-out shows: then mouse moves replot that layer alone.
 void TstViews::readoutBuffersTheOverlayOnlyWhileShown() {
     HistogramView view;
-    view.resize(600, 400);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showExposed(&view, {600, 400}));
     view.setResult(tensor_);
     QCPLayer* overlay = view.plot()->layer(QStringLiteral("overlay"));
     QCOMPARE(overlay->mode(), QCPLayer::lmLogical);
@@ -844,9 +829,7 @@ void TstViews::failedExportKeepsPreviousFile() {
 
 void TstViews::handleDragEmitsOneFinishedSignal() {
     TransferView view;
-    view.resize(1000, 650);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showExposed(&view, {1000, 650}));
     view.setResult(tensor_);
     view.plot()->replot();
     RangeHandles* h = view.rangeHandles();
