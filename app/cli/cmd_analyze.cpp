@@ -24,22 +24,11 @@ namespace {
 constexpr const char* kCommand = "analyze";
 constexpr size_t kMaxCompared = 4;
 
-constexpr std::array<OptionSpec, 14> kOptions{{
-    {"", "--png", true, true},
-    {"", "--case", true},
-    {"", "--session", true},
-    {"", "--data", true},
-    {"", "--generate", true},
-    {"", "--json", true},
-    {"", "--csv", true},
-    {"", "--min-bits", true},
-    {"", "--max-bits", true},
-    {"", "--theory", true},
-    {"", "--points", true},
-    {"", "--percentile", true},
-    {"", "--bins", true},
-    {"", "--asymmetric", false},
-}};
+constexpr std::array kOptions{
+    pictureOption("--png"), valueOption("--case"), valueOption("--session"), valueOption("--data"),
+    valueOption("--generate"), valueOption("--json"), valueOption("--csv"), valueOption("--min-bits"),
+    valueOption("--max-bits"), valueOption("--theory"), valueOption("--points"),
+    valueOption("--percentile"), valueOption("--bins"), flagOption("--asymmetric")};
 
 enum class Analysis { SweepBits, SweepClip, Calibrate, Compare };
 
@@ -110,7 +99,6 @@ struct Settings {
 // The options that belong to one analysis only, and their checks. `s` comes in with the
 // session's choices (or the defaults); the options given override them.
 std::optional<std::string> readSettings(Analysis which, const ParsedArgs& a, Settings& s) {
-    auto value = [&a](std::string_view key) { return a.values.find(key)->second; };
     auto only = [&a](std::string_view key, bool allowed, const char* analyses)
         -> std::optional<std::string> {
         if (a.has(key) && !allowed)
@@ -133,29 +121,29 @@ std::optional<std::string> readSettings(Analysis which, const ParsedArgs& a, Set
     s.max_bits = which == Analysis::SweepClip ? 8 : 16;
     for (const auto& [key, target] : {std::pair{"--min-bits", &s.min_bits},
                                       std::pair{"--max-bits", &s.max_bits}})
-        if (a.has(key) && (!parseInteger(value(key), *target) || *target < 1 || *target > 32))
-            return std::string(key) + " must be an integer in 1..32, is '" + value(key) + "'";
+        if (a.has(key) && (!parseInteger(a.value(key), *target) || *target < 1 || *target > 32))
+            return std::string(key) + " must be an integer in 1..32, is '" + a.value(key) + "'";
     s.widths_given = a.has("--min-bits") || a.has("--max-bits");
     if (s.min_bits > s.max_bits)
         return "--min-bits " + std::to_string(s.min_bits) + " exceeds --max-bits " +
                std::to_string(s.max_bits);
     if (a.has("--theory")) {
-        const std::string t = value("--theory");
+        const std::string t = a.value("--theory");
         if (t == "measured") s.theory = analysis::DataKind::Other;
         else if (t == "uniform") s.theory = analysis::DataKind::Uniform;
         else if (t == "sine") s.theory = analysis::DataKind::Sine;
         else return "unknown theory '" + t + "' (theories: measured, uniform, sine)";
     }
-    if (a.has("--points") && (!parseInteger(value("--points"), s.clip.points) ||
+    if (a.has("--points") && (!parseInteger(a.value("--points"), s.clip.points) ||
                               s.clip.points < 3 || s.clip.points > 100000))
-        return "--points must be an integer in 3..100000, is '" + value("--points") + "'";
+        return "--points must be an integer in 3..100000, is '" + a.value("--points") + "'";
     if (a.has("--percentile") &&
-        (!parseNumber(value("--percentile"), s.calibration.percentile) ||
+        (!parseNumber(a.value("--percentile"), s.calibration.percentile) ||
          !(s.calibration.percentile > 0) || !(s.calibration.percentile <= 100)))
-        return "--percentile must be a number in (0, 100], is '" + value("--percentile") + "'";
-    if (a.has("--bins") && (!parseInteger(value("--bins"), s.calibration.bins) ||
+        return "--percentile must be a number in (0, 100], is '" + a.value("--percentile") + "'";
+    if (a.has("--bins") && (!parseInteger(a.value("--bins"), s.calibration.bins) ||
                             s.calibration.bins < 2 || s.calibration.bins > 65536))
-        return "--bins must be an integer in 2..65536, is '" + value("--bins") + "'";
+        return "--bins must be an integer in 2..65536, is '" + a.value("--bins") + "'";
     if (a.has("--asymmetric")) s.calibration.symmetric = false;
     return std::nullopt;
 }
@@ -192,10 +180,6 @@ int runAnalyze(const std::vector<std::string>& args, const PictureOutputs* pictu
     const Result<ParsedArgs> parsed = parseArgs(rest, kOptions);
     if (!parsed) return usageError(parsed.error().message);
     const ParsedArgs& a = *parsed;
-    auto value = [&a](std::string_view key) {
-        const auto it = a.values.find(key);
-        return it == a.values.end() ? std::string() : it->second;
-    };
 
     if (a.positional.empty())
         return usageError("no analysis: give sweep-bits, sweep-clip, calibrate or compare");
@@ -220,9 +204,9 @@ int runAnalyze(const std::vector<std::string>& args, const PictureOutputs* pictu
     if (a.has("--data") && a.has("--generate"))
         return usageError("give --data or --generate, not both");
     for (const char* key : {"--json", "--csv", "--png", "--data", "--generate", "--session"})
-        if (a.has(key) && value(key).empty())
+        if (a.has(key) && a.value(key).empty())
             return usageError(std::string("empty value for ") + key);
-    if (value("--json") == "-" && value("--csv") == "-")
+    if (a.value("--json") == "-" && a.value("--csv") == "-")
         return usageError("--json - and --csv - would both write to standard output");
     Settings settings;
     if (auto e = readSettings(which->analysis, a, settings)) return usageError(*e);
@@ -236,17 +220,17 @@ int runAnalyze(const std::vector<std::string>& args, const PictureOutputs* pictu
         sources.push_back({path, *spec});
     }
     if (a.has("--session")) {
-        Result<ui::Session> read = readSessionFile(value("--session"));
+        Result<ui::Session> read = readSessionFile(a.value("--session"));
         if (!read) return reportInputError(kCommand, read.error().message);
         session = std::move(read).value();
-        sources = sessionSources(which->analysis, value("--session"), *session);
+        sources = sessionSources(which->analysis, a.value("--session"), *session);
         settings.calibration = session->analysis.calibration;
         if (!a.has("--data") && !a.has("--generate")) settings.theory = sessionTheory(*session);
         readSettings(which->analysis, a, settings);  // the options given win over the session's
     }
     DataChoice choice;
-    if (a.has("--data")) choice.file = value("--data");
-    if (a.has("--generate")) choice.generator = value("--generate");
+    if (a.has("--data")) choice.file = a.value("--data");
+    if (a.has("--generate")) choice.generator = a.value("--generate");
     const Result<data::Dataset> dataset = loadInputData(choice, session ? &*session : nullptr);
     if (!dataset) return reportInputError(kCommand, dataset.error().message);
     const DataSummary summary{dataset->label, static_cast<int64_t>(dataset->values.size())};
@@ -257,7 +241,7 @@ int runAnalyze(const std::vector<std::string>& args, const PictureOutputs* pictu
     JsonOut document;
     data::TextTable table;
     PngRequest png;
-    png.path = value("--png");
+    png.path = a.value("--png");
     png.kind = pngKind(which->analysis);
     std::optional<analysis::BitSweep> bitsKept;
     std::optional<analysis::ClipSweep> clipKept;
@@ -323,16 +307,16 @@ int runAnalyze(const std::vector<std::string>& args, const PictureOutputs* pictu
         for (const AnalysisSource& s : sources) png.specs.push_back(s.spec);
         if (!pictures) return reportInputError(kCommand, "--png: this program was built without picture outputs");
         const Result<QByteArray> picture = pictures->analysisImage(png, dataset->ref());
-        if (!picture) return reportInputError(kCommand, value("--png") + ": " + picture.error().message);
+        if (!picture) return reportInputError(kCommand, a.value("--png") + ": " + picture.error().message);
         if (Status s = writeFileOutput(png.path, *picture); !s) return reportInputError(kCommand, s.error().message);
     }
     // Without --json, --csv or --png the JSON goes to standard output.
     const bool toStdout = !a.has("--json") && !a.has("--csv") && !a.has("--png");
     if (a.has("--json") || toStdout)
-        if (Status s = writeOutput(value("--json"), document.dump(2) + "\n"); !s)
+        if (Status s = writeOutput(a.value("--json"), document.dump(2) + "\n"); !s)
             return reportInputError(kCommand, s.error().message);
     if (a.has("--csv"))
-        if (Status s = writeOutput(value("--csv"), data::csvText(table)); !s)
+        if (Status s = writeOutput(a.value("--csv"), data::csvText(table)); !s)
             return reportInputError(kCommand, s.error().message);
     return kExitOk;
 }

@@ -30,6 +30,11 @@ struct OptionSpec {
     bool picture = false;  // asks for a picture: quantscope-cli-pictures runs the command line
 };
 
+// The rows of a command's option table: an option with a value, a flag, a picture option.
+constexpr OptionSpec valueOption(std::string_view longName) { return {"", longName, true}; }
+constexpr OptionSpec flagOption(std::string_view longName) { return {"", longName, false}; }
+constexpr OptionSpec pictureOption(std::string_view longName) { return {"", longName, true, true}; }
+
 struct Command {
     std::string_view name;
     std::string_view summary;  // one line for `quantscope-cli --help`
@@ -47,6 +52,11 @@ struct ParsedArgs {
     std::vector<std::string> positional;
     std::map<std::string, std::string, std::less<>> values;  // long name -> value ("" for flags)
     bool has(std::string_view longName) const { return values.find(longName) != values.end(); }
+    // The option's value; "" when it was not given.
+    std::string value(std::string_view longName) const {
+        const auto it = values.find(longName);
+        return it == values.end() ? std::string() : it->second;
+    }
 };
 
 // Accepts "-o X", "-oX", "--output X", "--output=X"; "--" ends the options; a lone "-"

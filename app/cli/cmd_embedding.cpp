@@ -25,13 +25,9 @@ namespace {
 
 constexpr const char* kCommand = "embedding";
 
-constexpr std::array<OptionSpec, 5> kOptions{{
-    {"", "--table", true},
-    {"", "--ids", true},
-    {"", "--generate-ids", true},
-    {"", "--report", true},
-    {"", "--csv", true},
-}};
+constexpr std::array kOptions{
+    valueOption("--table"), valueOption("--ids"), valueOption("--generate-ids"),
+    valueOption("--report"), valueOption("--csv")};
 
 JsonOut quantizationJson(const std::optional<tpu::QuantizationConfig>& q) {
     if (!q) return nullptr;
@@ -166,8 +162,8 @@ int run(const std::vector<std::string>& argv, const PictureOutputs*) {
     // File names from the command line stay bytes (native_file.h): the document gets the
     // table file for its checks and the report, the table is loaded from the bytes (below).
     for (const auto& [i, file] : *overrides) doc->tables[static_cast<size_t>(i)].data_file = ui::displayPath(file);
-    const std::string idsFile = args.has("--ids") ? args.values.at("--ids") : std::string();
-    const QString idsSpec = args.has("--generate-ids") ? QString::fromStdString(args.values.at("--generate-ids")) : QString();
+    const std::string idsFile = args.value("--ids");
+    const QString idsSpec = QString::fromStdString(args.value("--generate-ids"));
     if (!idsSpec.isEmpty())
         if (auto s = embedding::parseIdBatchSpec(idsSpec.toStdString()); !s)
             return reportInputError(kCommand, "--generate-ids: " + s.error().message);

@@ -26,20 +26,10 @@ namespace {
 
 constexpr const char* kCommand = "export";
 
-constexpr std::array<OptionSpec, 12> kOptions{{
-    {"", "--case", true},
-    {"", "--session", true},
-    {"", "--data", true},
-    {"", "--generate", true},
-    {"", "--view", true},
-    {"", "--csv", true},
-    {"", "--png", true, true},
-    {"", "--svg", true, true},
-    {"", "--pdf", true, true},
-    {"", "--width", true},
-    {"", "--height", true},
-    {"", "--dpi", true},
-}};
+constexpr std::array kOptions{
+    valueOption("--case"), valueOption("--session"), valueOption("--data"), valueOption("--generate"),
+    valueOption("--view"), valueOption("--csv"), pictureOption("--png"), pictureOption("--svg"),
+    pictureOption("--pdf"), valueOption("--width"), valueOption("--height"), valueOption("--dpi")};
 
 bool parseView(const std::string& s, ExplorerView& v) {
     if (s == "transfer") v = ExplorerView::Transfer;
@@ -73,10 +63,6 @@ int runExport(const std::vector<std::string>& args, const PictureOutputs* pictur
     const Result<ParsedArgs> parsed = parseArgs(args, kOptions);
     if (!parsed) return usageError(parsed.error().message);
     const ParsedArgs& a = *parsed;
-    auto value = [&a](std::string_view key) {
-        const auto it = a.values.find(key);
-        return it == a.values.end() ? std::string() : it->second;
-    };
     if (!a.positional.empty()) return usageError("unexpected argument '" + a.positional.front() + "'");
     if (a.has("--case") == a.has("--session"))
         return usageError(a.has("--case") ? "give --case or --session, not both"
@@ -86,34 +72,34 @@ int runExport(const std::vector<std::string>& args, const PictureOutputs* pictur
     if (!a.has("--view"))
         return usageError("no view: give --view transfer|histogram|error-histogram|per-channel");
     ExplorerPictureRequest out;
-    if (!parseView(value("--view"), out.view))
-        return usageError("unknown view '" + value("--view") +
+    if (!parseView(a.value("--view"), out.view))
+        return usageError("unknown view '" + a.value("--view") +
                           "' (views: transfer, histogram, error-histogram, per-channel)");
-    const std::string csv = value("--csv");
-    out.png = value("--png");
-    out.svg = value("--svg");
-    out.pdf = value("--pdf");
+    const std::string csv = a.value("--csv");
+    out.png = a.value("--png");
+    out.svg = a.value("--svg");
+    out.pdf = a.value("--pdf");
     for (const char* key : {"--csv", "--png", "--svg", "--pdf"})
-        if (a.has(key) && value(key).empty()) return usageError(std::string("empty file name for ") + key);
+        if (a.has(key) && a.value(key).empty()) return usageError(std::string("empty file name for ") + key);
     if (csv.empty() && out.png.empty() && out.svg.empty() && out.pdf.empty())
         return usageError("nothing to write: give --csv, --png, --svg and/or --pdf");
-    if (a.has("--width") && !parsePixels(value("--width"), out.width))
-        return usageError("--width must be an integer in 1..20000, is '" + value("--width") + "'");
-    if (a.has("--height") && !parsePixels(value("--height"), out.height))
-        return usageError("--height must be an integer in 1..20000, is '" + value("--height") + "'");
+    if (a.has("--width") && !parsePixels(a.value("--width"), out.width))
+        return usageError("--width must be an integer in 1..20000, is '" + a.value("--width") + "'");
+    if (a.has("--height") && !parsePixels(a.value("--height"), out.height))
+        return usageError("--height must be an integer in 1..20000, is '" + a.value("--height") + "'");
     if (a.has("--dpi") &&
-        (!parseNumber(value("--dpi"), out.dpi) || !(out.dpi >= 1) || !(out.dpi <= 10000)))
-        return usageError("--dpi must be a number in 1..10000, is '" + value("--dpi") + "'");
+        (!parseNumber(a.value("--dpi"), out.dpi) || !(out.dpi >= 1) || !(out.dpi <= 10000)))
+        return usageError("--dpi must be a number in 1..10000, is '" + a.value("--dpi") + "'");
 
     // The parameters.
     QuantSpec spec;
     std::optional<ui::Session> session;
     if (a.has("--case")) {
-        Result<QuantSpec> s = readCaseSpec(value("--case"));
+        Result<QuantSpec> s = readCaseSpec(a.value("--case"));
         if (!s) return reportInputError(kCommand, s.error().message);
         spec = *s;
     } else {
-        Result<ui::Session> s = readSessionFile(value("--session"));
+        Result<ui::Session> s = readSessionFile(a.value("--session"));
         if (!s) return reportInputError(kCommand, s.error().message);
         session = std::move(s).value();
         spec = session->spec;
@@ -121,8 +107,8 @@ int runExport(const std::vector<std::string>& args, const PictureOutputs* pictur
 
     // The data.
     DataChoice choice;
-    if (a.has("--data")) choice.file = value("--data");
-    if (a.has("--generate")) choice.generator = value("--generate");
+    if (a.has("--data")) choice.file = a.value("--data");
+    if (a.has("--generate")) choice.generator = a.value("--generate");
     const Result<data::Dataset> dataset = loadInputData(choice, session ? &*session : nullptr);
     if (!dataset) return reportInputError(kCommand, dataset.error().message);
 

@@ -32,17 +32,10 @@ namespace {
 
 constexpr const char* kCommand = "model";
 
-constexpr std::array<OptionSpec, 9> kOptions{{
-    {"", "--list", false},
-    {"", "--json", true},
-    {"", "--tensor", true},
-    {"", "--npy", true},
-    {"", "--raw", false},
-    {"", "--report", true},
-    {"", "--csv", true},
-    {"", "--png", true, true},
-    {"", "--case", true},
-}};
+constexpr std::array kOptions{
+    flagOption("--list"), valueOption("--json"), valueOption("--tensor"), valueOption("--npy"),
+    flagOption("--raw"), valueOption("--report"), valueOption("--csv"), pictureOption("--png"),
+    valueOption("--case")};
 
 // --- --list --------------------------------------------------------------------------
 
@@ -74,7 +67,7 @@ JsonOut listingJson(const modelfile::ModelFile& model) {
 
 int list(const modelfile::ModelFile& model, const ParsedArgs& args) {
     const std::string text = args.has("--json") ? listingJson(model).dump(2) + "\n" : listingTable(model);
-    if (Status s = writeOutput(args.has("--json") ? args.values.at("--json") : std::string(), text); !s)
+    if (Status s = writeOutput(args.value("--json"), text); !s)
         return reportInputError(kCommand, s.error().message);
     return kExitOk;
 }
