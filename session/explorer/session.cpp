@@ -284,29 +284,21 @@ bool saveSession(const QString& path, const Session& session, QString* error) {
 }
 
 namespace {
-// A read file's session; a relative data path is taken relative to `folder`, the file's.
-std::optional<Session> sessionOfFile(const std::optional<QJsonObject>& json, const QString& name,
-                                     const QDir& folder, QString* error) {
-    if (!json) return std::nullopt;
-    QString why;
-    auto s = sessionFromJson(*json, &why);
-    if (!s) {
-        if (error) *error = QStringLiteral("%1: %2").arg(name, why);
-        return std::nullopt;
-    }
-    if (s->data.isFile() && QFileInfo(s->data.path).isRelative()) s->data.path = folder.filePath(s->data.path);
-    return s;
+// A read file's session; a relative data path is taken relative to the file's folder.
+std::optional<Session> sessionOfFile(const ReadJsonFile& file, QString* error) {
+    const auto resolve = [](Session& s, const QDir& folder) {
+        if (s.data.isFile() && QFileInfo(s.data.path).isRelative()) s.data.path = folder.filePath(s.data.path);
+    };
+    return documentOfFile<Session>(file, sessionFromJson, resolve, error);
 }
 }  // namespace
 
 std::optional<Session> loadSession(const std::string& nativePath, QString* error) {
-    return sessionOfFile(readJsonObjectFile(nativePath, QStringLiteral("session"), error),
-                         displayFileName(nativePath), QFileInfo(displayPath(nativePath)).dir(), error);
+    return sessionOfFile(readJsonFileFor(nativePath, QStringLiteral("session"), error), error);
 }
 
 std::optional<Session> loadSession(const QString& path, QString* error) {
-    return sessionOfFile(readJsonObjectFile(path, QStringLiteral("session"), error), QFileInfo(path).fileName(),
-                         QFileInfo(path).dir(), error);
+    return sessionOfFile(readJsonFileFor(path, QStringLiteral("session"), error), error);
 }
 
 }  // namespace qs::ui

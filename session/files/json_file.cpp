@@ -52,6 +52,16 @@ std::optional<QJsonObject> readJsonObjectFile(const QString& path, const QString
     return parseJsonObject(file.readAll(), name, what, error);
 }
 
+ReadJsonFile readJsonFileFor(const QString& path, const QString& what, QString* error) {
+    const QFileInfo info(path);
+    return {readJsonObjectFile(path, what, error), info.fileName(), info.dir()};
+}
+
+ReadJsonFile readJsonFileFor(const std::string& nativePath, const QString& what, QString* error) {
+    return {readJsonObjectFile(nativePath, what, error), displayFileName(nativePath),
+            QFileInfo(displayPath(nativePath)).dir()};
+}
+
 bool writeJsonObjectFile(const QString& path, const QJsonObject& json, QString* error) {
     QString reason;
     if (writeFileBytes(path, QJsonDocument(json).toJson(QJsonDocument::Indented), &reason)) return true;

@@ -4,6 +4,7 @@
 // leaves half a file, the previous one stays).
 #pragma once
 
+#include <QDir>
 #include <QJsonObject>
 #include <QString>
 #include <optional>
@@ -16,6 +17,33 @@ namespace qs::ui {
 std::optional<QJsonObject> readJsonObjectFile(const QString& path, const QString& what, QString* error);
 // The same for a file name as the system spells it (native_file.h).
 std::optional<QJsonObject> readJsonObjectFile(const std::string& nativePath, const QString& what, QString* error);
+
+// A JSON object file as read for a document: the object (nothing when reading failed, the
+// error then set), the file's name for messages, and its folder, to which the document's
+// relative paths are relative.
+struct ReadJsonFile {
+    std::optional<QJsonObject> json;
+    QString name;
+    QDir folder;
+};
+ReadJsonFile readJsonFileFor(const QString& path, const QString& what, QString* error);
+ReadJsonFile readJsonFileFor(const std::string& nativePath, const QString& what, QString* error);
+
+// The document `file` holds: `fromJson(object, &why)` gives it, or the error
+// "NAME: <why>"; then `resolvePaths(document, folder)` makes its relative paths the file's.
+template <class Document, class FromJson, class ResolvePaths>
+std::optional<Document> documentOfFile(const ReadJsonFile& file, FromJson fromJson, ResolvePaths resolvePaths,
+                                       QString* error) {
+    if (!file.json) return std::nullopt;
+    QString why;
+    std::optional<Document> document = fromJson(*file.json, &why);
+    if (!document) {
+        if (error) *error = file.name + QStringLiteral(": ") + why;
+        return std::nullopt;
+    }
+    resolvePaths(*document, file.folder);
+    return document;
+}
 
 // The "format"/"version" header of a QuantScope JSON file: empty when `json` is a `format`
 // file ("quantscope-session") of a version up to `newest`; otherwise the message:

@@ -307,33 +307,26 @@ bool saveEmbeddingDocument(const QString& path, const EmbeddingDocument& doc, QS
 }
 
 namespace {
-// A read file's configuration; relative data paths are taken relative to `folder`, the file's.
-std::optional<EmbeddingDocument> documentOfFile(const std::optional<QJsonObject>& json, const QString& name,
-                                                const QDir& folder, QString* error) {
-    if (!json) return std::nullopt;
-    QString why;
-    auto doc = embeddingDocumentFromJson(*json, &why);
-    if (!doc) {
-        if (error) *error = name + QStringLiteral(": ") + why;
-        return std::nullopt;
-    }
-    const auto resolved = [&folder](const QString& path) {
-        return path.isEmpty() || QFileInfo(path).isAbsolute() ? path : folder.filePath(path);
+// A read file's configuration; relative data paths are taken relative to the file's folder.
+std::optional<EmbeddingDocument> configurationOfFile(const ReadJsonFile& file, QString* error) {
+    const auto resolve = [](EmbeddingDocument& doc, const QDir& folder) {
+        const auto resolved = [&folder](const QString& path) {
+            return path.isEmpty() || QFileInfo(path).isAbsolute() ? path : folder.filePath(path);
+        };
+        for (EmbeddingTable& t : doc.tables) t.data_file = resolved(t.data_file);
+        for (EmbeddingFeature& f : doc.features) f.ids_file = resolved(f.ids_file);
     };
-    for (EmbeddingTable& t : doc->tables) t.data_file = resolved(t.data_file);
-    for (EmbeddingFeature& f : doc->features) f.ids_file = resolved(f.ids_file);
-    return doc;
+    return documentOfFile<EmbeddingDocument>(file, embeddingDocumentFromJson, resolve, error);
 }
 }  // namespace
 
 std::optional<EmbeddingDocument> loadEmbeddingDocument(const std::string& nativePath, QString* error) {
-    return documentOfFile(readJsonObjectFile(nativePath, QStringLiteral("embedding configuration"), error),
-                          displayFileName(nativePath), QFileInfo(displayPath(nativePath)).dir(), error);
+    return configurationOfFile(readJsonFileFor(nativePath, QStringLiteral("embedding configuration"), error),
+                               error);
 }
 
 std::optional<EmbeddingDocument> loadEmbeddingDocument(const QString& path, QString* error) {
-    return documentOfFile(readJsonObjectFile(path, QStringLiteral("embedding configuration"), error),
-                          QFileInfo(path).fileName(), QFileInfo(path).dir(), error);
+    return configurationOfFile(readJsonFileFor(path, QStringLiteral("embedding configuration"), error), error);
 }
 
 }  // namespace qs::ui
