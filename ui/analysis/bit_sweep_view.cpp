@@ -168,9 +168,7 @@ void BitSweepView::draw() {
     setHomeRange(plot()->yAxis, yLo - pad, yHi + pad);
     if (mHi <= 0) mLo = 1e-6, mHi = 1;
     setHomeRange(mseRect_->axis(QCPAxis::atLeft), mLo / 3, mHi * 3);
-    commitHomeView();
-    setStale(false);
-    restyle();
+    finishDraw();
 }
 
 QString BitSweepView::caption() const { return caption_->text(); }

@@ -116,9 +116,7 @@ void CalibrationPlot::setResult(CalibrationPtr result) {
     title_->setText(tr("Calibration  ·  %1  ·  each method's range on the data histogram").arg(opShortName(spec)));
     setHomeRange(plot()->xAxis, h.lo, h.hi);
     setMaxCount(maxCount);
-    commitHomeView();
-    setStale(false);
-    restyle();
+    finishDraw();
 }
 
 

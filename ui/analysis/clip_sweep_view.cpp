@@ -170,9 +170,7 @@ void ClipSweepView::draw() {
 
     setHomeRange(plot()->xAxis, 0, s.max_abs * 1.02);
     setHomeY();
-    commitHomeView();
-    setStale(false);
-    restyle();
+    finishDraw();
 }
 
 void ClipSweepView::setHomeY() {

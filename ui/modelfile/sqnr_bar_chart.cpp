@@ -120,9 +120,7 @@ void SqnrBarChart::draw() {
     }
     setHomeRange(p->xAxis, lo, hi * 1.05);
     setHomeRange(p->yAxis, -0.6, shown - 0.4);
-    commitHomeView();
-    setStale(false);
-    restyle();
+    finishDraw();
 }
 
 double SqnrBarChart::barAreaHeight() const {

@@ -197,6 +197,12 @@ void PlotFrame::commitHomeView() {
     pending_.clear();
 }
 
+void PlotFrame::finishDraw() {
+    commitHomeView();
+    setStale(false);
+    restyle();
+}
+
 void PlotFrame::resetView() {
     for (auto it = home_.constBegin(); it != home_.constEnd(); ++it) applyHome(it.key());
     plot_->replot();

@@ -142,6 +142,9 @@ protected:
     // Home view: views register the ranges they want for a result, then commitHomeView().
     void setHomeRange(QCPAxis* axis, double lower, double upper);
     void commitHomeView();
+    // The end of drawing a new result: commitHomeView(), the stale mark off, the theme's
+    // styles on the new items.
+    void finishDraw();
     // Moves an axis to its home range.
     void applyHome(QCPAxis* axis);
     // Axes that setLogScale() switches (and a "Log scale" action appears in the menu).

@@ -290,9 +290,7 @@ void ChannelView::draw() {
     setHomeRange(plot()->yAxis, lo - pad, hi + pad);
     setScaleHome();
     setHomeRange(errorRect_->axis(QCPAxis::atLeft), 0, emax * 1.25);
-    commitHomeView();
-    setStale(false);
-    restyle();
+    finishDraw();
 }
 
 void ChannelView::setScaleHome() {

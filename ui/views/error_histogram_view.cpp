@@ -143,9 +143,7 @@ void ErrorHistogramView::draw() {
         for (double c : r.error_uniform_counts) maxCount = std::max(maxCount, c);
     setHomeRange(plot()->xAxis, h.lo, h.hi);
     setMaxCount(maxCount);
-    commitHomeView();
-    setStale(false);
-    restyle();
+    finishDraw();
 }
 
 

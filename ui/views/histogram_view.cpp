@@ -143,9 +143,7 @@ void HistogramView::draw() {
     for (int64_t c : h.counts) maxCount = std::max(maxCount, static_cast<double>(c));
     setHomeRange(plot()->xAxis, h.lo, h.hi);
     setMaxCount(maxCount);
-    commitHomeView();
-    setStale(false);
-    restyle();
+    finishDraw();
 }
 
 

@@ -182,9 +182,7 @@ void HeatMapView::setWindow(const qs::embedding::TableWindow& window) {
     setHomeRange(plot()->xAxis, -0.5, static_cast<double>(window.dim) - 0.5);
     setHomeRange(plot()->yAxis, static_cast<double>(window.first_row) - 0.5,
                  static_cast<double>(window.first_row + window.rows) - 0.5);
-    commitHomeView();
-    setStale(false);
-    restyle();
+    finishDraw();
 }
 
 void HeatMapView::setLayer(Layer layer) {

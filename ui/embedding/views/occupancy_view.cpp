@@ -117,9 +117,7 @@ void OccupancyView::setOccupancy(const qs::embedding::BucketOccupancy& o) {
     plot()->yAxis->setLabel(tr("table values per bucket\n(bucket width %1)").arg(num(quantum, 4)));
     setHomeX();
     setMaxCount(bars.max_count);
-    commitHomeView();
-    setStale(false);
-    restyle();
+    finishDraw();
 }
 
 void OccupancyView::setSuggestions(const std::vector<qs::embedding::RangeSuggestion>& suggestions) {

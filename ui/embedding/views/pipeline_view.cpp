@@ -136,9 +136,7 @@ void PipelineView::setDemo(const qs::embedding::PipelineDemoResult& d) {
     setHomeRange(plot()->yAxis, lossLo - pad, lossHi + pad);
     setHomeRange(plot()->yAxis2, 0, staleMax * 1.1);
     setHomeRange(diffRect_->axis(QCPAxis::atLeft), 0, diffMax > 0 ? diffMax * 1.15 : 1.0);
-    commitHomeView();
-    setStale(false);
-    restyle();
+    finishDraw();
 }
 
 PlotFrame::Readout PipelineView::readoutAt(const QPointF& pixel) const {

@@ -218,9 +218,7 @@ void ShardingView::setReport(const qs::embedding::ShardingReport& r) {
     setHomeRange(plot()->yAxis, 0, std::max(maxRows, 1.0) * 1.35);
     setHomeRange(bytesRect_->axis(QCPAxis::atLeft), 0, std::max(maxBytes / byteUnit_, 1e-9) * 1.35);
     setHomeRange(trafficRect_->axis(QCPAxis::atLeft), 0, std::max(maxLookups, 1.0) * 1.35);
-    commitHomeView();
-    setStale(false);
-    restyle();
+    finishDraw();
 }
 
 PlotFrame::Readout ShardingView::readoutAt(const QPointF& pixel) const {
