@@ -1,6 +1,7 @@
 #include "core/analysis/framework_schemes.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
@@ -22,13 +23,11 @@ float roundWith(float t, RoundMode tie) {
     return rounding::toEven(t);
 }
 
-std::string_view tieName(RoundMode tie) {
-    switch (tie) {
-        case RoundMode::HalfToEven: return "half to even";
-        case RoundMode::HalfUp: return "half up";
-        case RoundMode::HalfAwayFromZero: return "half away from zero";
-    }
-    return "";
+// "half to even" for TF's HALF_TO_EVEN.
+std::string tieWords(RoundMode tie) {
+    std::string words(roundModeName(tie));
+    for (char& c : words) c = c == '_' ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return words;
 }
 
 std::string num(double v) {
@@ -254,8 +253,8 @@ Explanation explainAffine(float x, const PreparedScheme& A, const PreparedScheme
         const float t = a.divide ? x / a.params.scale : x * (1.0f / a.params.scale);
         e.reason = DiffReason::TieRule;
         if (text) e.text = "x/scale = " + num(t) + " lies exactly halfway between two codes: " + na +
-                 " rounds " + std::string(tieName(a.tie)) + " (→ " + num(e.a) + "), " + nb +
-                 " rounds " + std::string(tieName(b.tie)) + " (→ " + num(e.b) + ")";
+                 " rounds " + tieWords(a.tie) + " (→ " + num(e.a) + "), " + nb +
+                 " rounds " + tieWords(b.tie) + " (→ " + num(e.b) + ")";
         return e;
     }
     r = a;

@@ -26,6 +26,7 @@
 
 #include "session/workbench/embedding_model.h"
 #include "session/workbench/py_json.h"
+#include "session/workbench/workbench_inputs.h"
 #include "ui/embedding/config_editor_widgets.h"
 
 namespace qs::ui {
@@ -226,9 +227,9 @@ void ConfigEditor::refresh() {
     const EmbeddingDocument& doc = model_->document();
     refreshing_ = true;
 
+    // An unnamed table or feature is listed by the name its errors and reports give it.
     QStringList tableNames;
-    for (size_t i = 0; i < doc.tables.size(); ++i)
-        tableNames << (doc.tables[i].name.isEmpty() ? QStringLiteral("(table %1)").arg(i) : doc.tables[i].name);
+    for (int i = 0; i < static_cast<int>(doc.tables.size()); ++i) tableNames << tableDisplayName(doc, i);
     syncList(tableList_, tableNames, tableIndex());
     const int ti = tableIndex();
     tableForm_->setEnabled(ti >= 0);
@@ -258,8 +259,7 @@ void ConfigEditor::refresh() {
     }
 
     QStringList names;
-    for (size_t i = 0; i < doc.features.size(); ++i)
-        names << (doc.features[i].name.isEmpty() ? QStringLiteral("(feature %1)").arg(i) : doc.features[i].name);
+    for (int i = 0; i < static_cast<int>(doc.features.size()); ++i) names << featureDisplayName(doc, i);
     syncList(featureList_, names, featureIndex());
     const int fi = featureIndex();
     featureForm_->setEnabled(fi >= 0);
