@@ -8,36 +8,28 @@ namespace qs {
 namespace {
 
 // Each mode once, with its attribute string as TF spells it.
-struct ModeRow {
-    QuantizeMode mode;
+template <class Enum>
+struct Named {
+    Enum mode;
     std::string_view name;
 };
-constexpr std::array<ModeRow, 3> kModes{{
-    {QuantizeMode::MinCombined, "MIN_COMBINED"},
-    {QuantizeMode::MinFirst, "MIN_FIRST"},
-    {QuantizeMode::Scaled, "SCALED"},
-}};
+constexpr std::array<Named<QuantizeMode>, 3> kModes{{
+    {QuantizeMode::MinCombined, "MIN_COMBINED"}, {QuantizeMode::MinFirst, "MIN_FIRST"},
+    {QuantizeMode::Scaled, "SCALED"}}};
+constexpr std::array<Named<RoundMode>, 3> kRoundModes{{
+    {RoundMode::HalfAwayFromZero, "HALF_AWAY_FROM_ZERO"}, {RoundMode::HalfToEven, "HALF_TO_EVEN"},
+    {RoundMode::HalfUp, "HALF_UP"}}};
 
-struct RoundModeRow {
-    RoundMode mode;
-    std::string_view name;
-};
-constexpr std::array<RoundModeRow, 3> kRoundModes{{
-    {RoundMode::HalfAwayFromZero, "HALF_AWAY_FROM_ZERO"},
-    {RoundMode::HalfToEven, "HALF_TO_EVEN"},
-    {RoundMode::HalfUp, "HALF_UP"},
-}};
-
-template <class Row, size_t N, class Enum>
-const Row* rowOf(const std::array<Row, N>& rows, Enum value) {
-    for (const Row& r : rows)
+template <class Enum, size_t N>
+const Named<Enum>* rowOf(const std::array<Named<Enum>, N>& rows, Enum value) {
+    for (const Named<Enum>& r : rows)
         if (r.mode == value) return &r;
     return nullptr;
 }
 
-template <class Row, size_t N>
-const Row* rowNamed(const std::array<Row, N>& rows, std::string_view name) {
-    for (const Row& r : rows)
+template <class Enum, size_t N>
+const Named<Enum>* rowNamed(const std::array<Named<Enum>, N>& rows, std::string_view name) {
+    for (const Named<Enum>& r : rows)
         if (r.name == name) return &r;
     return nullptr;
 }
@@ -45,24 +37,24 @@ const Row* rowNamed(const std::array<Row, N>& rows, std::string_view name) {
 }  // namespace
 
 std::string_view modeName(QuantizeMode m) {
-    const ModeRow* r = rowOf(kModes, m);
+    const auto* r = rowOf(kModes, m);
     return r ? r->name : "?";
 }
 
 std::string_view roundModeName(RoundMode r) {
-    const RoundModeRow* row = rowOf(kRoundModes, r);
+    const auto* row = rowOf(kRoundModes, r);
     return row ? row->name : "?";
 }
 
 Result<QuantizeMode> parseQuantizeMode(std::string_view s) {
-    if (const ModeRow* r = rowNamed(kModes, s)) return r->mode;
+    if (const auto* r = rowNamed(kModes, s)) return r->mode;
     return invalidArgument("Mode string must be 'MIN_COMBINED', 'MIN_FIRST', or 'SCALED', is '" +
                            std::string(s) + "'");
 }
 
 // Each op accepts two of the three rounding modes, and names those two in its error.
 Result<RoundMode> parseQuantizeRoundMode(std::string_view s) {
-    const RoundModeRow* r = rowNamed(kRoundModes, s);
+    const auto* r = rowNamed(kRoundModes, s);
     if (r && r->mode != RoundMode::HalfUp) return r->mode;
     return invalidArgument(
         "Round mode string must be 'HALF_AWAY_FROM_ZERO' or 'HALF_TO_EVEN', is '" +
@@ -70,7 +62,7 @@ Result<RoundMode> parseQuantizeRoundMode(std::string_view s) {
 }
 
 Result<RoundMode> parseQdqRoundMode(std::string_view s) {
-    const RoundModeRow* r = rowNamed(kRoundModes, s);
+    const auto* r = rowNamed(kRoundModes, s);
     if (r && r->mode != RoundMode::HalfAwayFromZero) return r->mode;
     return invalidArgument("Round mode string must be 'HALF_UP' or 'HALF_TO_EVEN', is '" +
                            std::string(s) + "'");
