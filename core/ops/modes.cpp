@@ -1,7 +1,6 @@
 #include "core/ops/modes.h"
 
 #include <array>
-#include <optional>
 
 namespace qs {
 
